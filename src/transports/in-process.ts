@@ -1,0 +1,85 @@
+import { McpkitError } from "../jsonrpc/errors.js";
+import type { JsonRpcMessage } from "../jsonrpc/message.js";
+import type { MessageInfo, Transport, TransportCloseReason, TransportHandlers } from "./transport.js";
+
+/** Options for {@link createInProcessPair}. */
+export interface InProcessPairOptions {
+  /** Identity attached to every message the server side receives, as an authenticating transport would. */
+  serverIdentity?: unknown;
+  /**
+   * Clone each message on delivery (default `true`), so neither side can mutate what the other holds, just as
+   * on a real wire.
+   */
+  clone?: boolean;
+}
+
+class InProcessTransport implements Transport {
+  peer: InProcessTransport | undefined;
+  private handlers: TransportHandlers | undefined;
+  private backlog: JsonRpcMessage[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly info: MessageInfo | undefined,
+    private readonly clone: boolean,
+  ) {}
+
+  async start(handlers: TransportHandlers): Promise<void> {
+    if (this.handlers) throw new McpkitError("PROTOCOL", "transport already started");
+    this.handlers = handlers;
+    const queued = this.backlog;
+    this.backlog = [];
+    for (const message of queued) handlers.message(message, this.info);
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (this.closed) throw new McpkitError("CLOSED", "transport is closed");
+    const peer = this.peer;
+    if (!peer) throw new McpkitError("CLOSED", "transport has no peer");
+    const copy = this.clone ? (JSON.parse(JSON.stringify(message)) as JsonRpcMessage) : message;
+    // Delivery is asynchronous, as on any real channel: a send never re-enters the sender's stack.
+    queueMicrotask(() => peer.deliver(copy));
+  }
+
+  async close(): Promise<void> {
+    this.end({ kind: "local" });
+    this.peer?.end({ kind: "remote" });
+  }
+
+  private deliver(message: JsonRpcMessage): void {
+    if (this.closed) return;
+    if (this.handlers) this.handlers.message(message, this.info);
+    else this.backlog.push(message);
+  }
+
+  private end(reason: TransportCloseReason): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.backlog = [];
+    this.handlers?.close(reason);
+  }
+}
+
+/**
+ * Two linked transports: what one sends, the other receives. Use it to embed a server in the same process as
+ * its client, and in tests.
+ *
+ * @example
+ * const [clientTransport, serverTransport] = createInProcessPair();
+ * server.connect(serverTransport);
+ * const client = new Client({ transport: clientTransport, clientInfo: { name: "me", version: "1.0.0" } });
+ * await client.connect();
+ */
+export function createInProcessPair(
+  options: InProcessPairOptions = {},
+): [client: Transport, server: Transport] {
+  const clone = options.clone ?? true;
+  const client = new InProcessTransport(undefined, clone);
+  const server = new InProcessTransport(
+    options.serverIdentity === undefined ? undefined : { identity: options.serverIdentity },
+    clone,
+  );
+  client.peer = server;
+  server.peer = client;
+  return [client, server];
+}

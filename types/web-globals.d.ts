@@ -1,0 +1,72 @@
+// The Web-standard globals the platform-neutral layers may use. Only tsconfig.core.json sees this file, so a
+// Node-only API (Buffer, process, node:*) in those layers fails to compile. Every name here exists in Node >= 20,
+// Deno, Bun, browsers and Workers with the same shape.
+
+interface Event {
+  readonly type: string;
+}
+interface EventListenerObject {
+  handleEvent(event: Event): void;
+}
+type EventListenerOrEventListenerObject = ((event: Event) => void) | EventListenerObject;
+
+interface AbortSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  throwIfAborted(): void;
+  addEventListener(
+    type: "abort",
+    listener: EventListenerOrEventListenerObject,
+    options?: { once?: boolean },
+  ): void;
+  removeEventListener(type: "abort", listener: EventListenerOrEventListenerObject): void;
+}
+declare var AbortSignal: {
+  prototype: AbortSignal;
+  abort(reason?: unknown): AbortSignal;
+  timeout(milliseconds: number): AbortSignal;
+  any(signals: AbortSignal[]): AbortSignal;
+};
+
+interface AbortController {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+}
+declare var AbortController: { prototype: AbortController; new (): AbortController };
+
+interface DOMException extends Error {
+  readonly name: string;
+}
+declare var DOMException: { prototype: DOMException; new (message?: string, name?: string): DOMException };
+
+interface TextEncoder {
+  encode(input?: string): Uint8Array;
+}
+declare var TextEncoder: { prototype: TextEncoder; new (): TextEncoder };
+interface TextDecoder {
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
+}
+declare var TextDecoder: {
+  prototype: TextDecoder;
+  new (label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean }): TextDecoder;
+};
+
+type TimerHandle = unknown;
+declare function setTimeout(handler: () => void, timeout?: number): TimerHandle;
+declare function clearTimeout(handle: TimerHandle | undefined): void;
+declare function setInterval(handler: () => void, timeout?: number): TimerHandle;
+declare function clearInterval(handle: TimerHandle | undefined): void;
+declare function queueMicrotask(callback: () => void): void;
+declare function structuredClone<T>(value: T): T;
+
+interface Console {
+  warn(...data: unknown[]): void;
+  error(...data: unknown[]): void;
+}
+declare var console: Console;
+
+interface Crypto {
+  getRandomValues<T extends Uint8Array>(array: T): T;
+  randomUUID(): string;
+}
+declare var crypto: Crypto;
