@@ -1,0 +1,10 @@
+export type * from "./capabilities.js";
+export { isExtensionId } from "./capabilities.js";
+export type * from "./common.js";
+export { LOGGING_LEVELS } from "./common.js";
+export type * from "./completion.js";
+export type * from "./content.js";
+export type * from "./lifecycle.js";
+export type * from "./prompts.js";
+export type * from "./resources.js";
+export type * from "./tools.js";
