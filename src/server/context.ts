@@ -1,0 +1,62 @@
+import type { JsonRpcNotification, RequestId } from "../jsonrpc/message.js";
+import type { ClientCapabilities } from "../protocol/types/capabilities.js";
+import type { Implementation, LoggingLevel } from "../protocol/types/common.js";
+import type { Era } from "../protocol/versions.js";
+
+/**
+ * What a handler knows about the request it serves. The same shape in both eras, so one handler serves both.
+ *
+ * @example
+ * async callTool({ name }, ctx) {
+ *   await ctx.progress(1, 2);
+ *   await ctx.log("info", { step: "half way" });
+ *   if (ctx.signal.aborted) throw ctx.signal.reason;
+ *   return { content: [{ type: "text", text: `hello from ${ctx.era}` }] };
+ * }
+ */
+export interface RequestContext {
+  /** The wire era this request came in on. */
+  readonly era: Era;
+  /** The JSON-RPC method. */
+  readonly method: string;
+  /** The JSON-RPC id of this request. */
+  readonly requestId: RequestId;
+  /** The authenticated principal, as set by the transport; `undefined` when the transport has none. */
+  readonly identity: unknown;
+  /** Fires when the client cancels, the connection closes or the handler's deadline passes. */
+  readonly signal: AbortSignal;
+  /** The request's `_meta`, unknown keys included (`{}` when absent). */
+  readonly meta: { readonly [key: string]: unknown };
+  /** The client's capabilities: per request in 2026-07-28, from `initialize` in 2025-11-25. */
+  readonly clientCapabilities: ClientCapabilities;
+  /** The client's name and version, when it said. */
+  readonly clientInfo: Implementation | undefined;
+  /**
+   * Sends `notifications/progress` for this request; a no-op when the client sent no `progressToken`.
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Sends `notifications/message` tied to this request, if the client asked for that level: the per-request
+   * `logLevel` in 2026-07-28 (no level, no messages), the session's `logging/setLevel` in 2025-11-25.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+}
+
+/** Where a dispatcher sends the notifications a request produces (the connection, or an HTTP response stream). */
+export type NotificationSink = (notification: JsonRpcNotification) => Promise<void>;
+
+const LEVEL_RANK: { readonly [level in LoggingLevel]: number } = {
+  debug: 0,
+  info: 1,
+  notice: 2,
+  warning: 3,
+  error: 4,
+  critical: 5,
+  alert: 6,
+  emergency: 7,
+};
+
+/** True when a message of `level` passes a threshold of `minimum`. */
+export function levelAllows(minimum: LoggingLevel, level: LoggingLevel): boolean {
+  return LEVEL_RANK[level] >= LEVEL_RANK[minimum];
+}

@@ -1,0 +1,108 @@
+import { McpkitError } from "../jsonrpc/errors.js";
+import type { CompleteParams, CompleteResult } from "../protocol/types/completion.js";
+import type { GetPromptResult, ListPromptsResult } from "../protocol/types/prompts.js";
+import type {
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ReadResourceResult,
+} from "../protocol/types/resources.js";
+import type { CallToolResult, ListToolsResult } from "../protocol/types/tools.js";
+import type { RequestContext } from "./context.js";
+
+/** The params of a list request: the handler owns the meaning of `cursor`. */
+export interface ListRequest {
+  cursor?: string;
+}
+
+type Answer<T> = Promise<T> | T;
+
+/**
+ * The low-level server interface: one optional callback per client method, each receiving the request's params
+ * (without `_meta`) and its {@link RequestContext}. Cursors are yours: return `nextCursor` to page.
+ *
+ * Callback families are atomic: tools need `listTools` and `callTool`, resources need `listResources` and
+ * `readResource` (`listResourceTemplates` optional), prompts need `listPrompts` and `getPrompt`. A family
+ * present advertises its capability.
+ *
+ * A callback answers with a result object (extra members are sent as they are), or throws a `JsonRpcError` to
+ * answer with that error. Anything else thrown becomes `-32603` "Internal error" (details never leave the
+ * process). Results may set `ttlMs`/`cacheScope` to override the server's cache defaults in 2026-07-28.
+ *
+ * @example
+ * const handler: ServerHandler = {
+ *   listTools: () => ({ tools: [{ name: "add", inputSchema: { type: "object" } }] }),
+ *   callTool: ({ name, arguments: args }) => ({ content: [{ type: "text", text: String(args.a + args.b) }] }),
+ * };
+ */
+export interface ServerHandler {
+  listTools?(request: ListRequest, context: RequestContext): Answer<ListToolsResult>;
+  callTool?(
+    request: { name: string; arguments: { [key: string]: unknown } },
+    context: RequestContext,
+  ): Answer<CallToolResult>;
+  listResources?(request: ListRequest, context: RequestContext): Answer<ListResourcesResult>;
+  readResource?(request: { uri: string }, context: RequestContext): Answer<ReadResourceResult>;
+  listResourceTemplates?(request: ListRequest, context: RequestContext): Answer<ListResourceTemplatesResult>;
+  listPrompts?(request: ListRequest, context: RequestContext): Answer<ListPromptsResult>;
+  getPrompt?(
+    request: { name: string; arguments: { [key: string]: string } },
+    context: RequestContext,
+  ): Answer<GetPromptResult>;
+  complete?(request: CompleteParams, context: RequestContext): Answer<CompleteResult>;
+}
+
+/** Every callback name of {@link ServerHandler}. */
+export const HANDLER_CALLBACKS = [
+  "listTools",
+  "callTool",
+  "listResources",
+  "readResource",
+  "listResourceTemplates",
+  "listPrompts",
+  "getPrompt",
+  "complete",
+] as const satisfies readonly (keyof ServerHandler)[];
+
+/** The families of {@link ServerHandler} and the callbacks each needs. */
+export const CALLBACK_FAMILIES = {
+  tools: ["listTools", "callTool"],
+  resources: ["listResources", "readResource"],
+  prompts: ["listPrompts", "getPrompt"],
+} as const satisfies { [family: string]: readonly (keyof ServerHandler)[] };
+
+export type CallbackFamily = keyof typeof CALLBACK_FAMILIES;
+
+/** Which families a handler serves. Throws `INVALID_CONFIG` naming the family and callback of a partial one. */
+export function checkHandler(handler: ServerHandler): { [family in CallbackFamily]: boolean } {
+  const known = new Set<string>(HANDLER_CALLBACKS);
+  for (const key of Object.keys(handler)) {
+    const value = (handler as { [key: string]: unknown })[key];
+    if (known.has(key) && value !== undefined && typeof value !== "function") {
+      throw new McpkitError("INVALID_CONFIG", `handler.${key} must be a function`, { details: { key } });
+    }
+  }
+  const present = (name: keyof ServerHandler) => typeof handler[name] === "function";
+  const result = { tools: false, resources: false, prompts: false };
+  for (const family of Object.keys(CALLBACK_FAMILIES) as CallbackFamily[]) {
+    const callbacks = CALLBACK_FAMILIES[family];
+    const have = callbacks.filter(present);
+    if (have.length === 0) continue;
+    const missing = callbacks.find((name) => !present(name));
+    if (missing) {
+      throw new McpkitError(
+        "INVALID_CONFIG",
+        `invalid callback family "${family}": missing callback "${missing}"`,
+        { details: { reason: "invalid_callback_family", family, missing } },
+      );
+    }
+    result[family] = true;
+  }
+  if (present("listResourceTemplates") && !result.resources) {
+    throw new McpkitError(
+      "INVALID_CONFIG",
+      'invalid callback family "resources": missing callback "listResources"',
+      { details: { reason: "invalid_callback_family", family: "resources", missing: "listResources" } },
+    );
+  }
+  return result;
+}

@@ -1,0 +1,20 @@
+/** Server engine: the low-level handler interface, the builder on top, and the server that runs them. */
+export {
+  type BuilderOptions,
+  type CompletionCallback,
+  type CompletionOptions,
+  type PromptCallback,
+  type ResourceCallback,
+  ServerBuilder,
+  type TemplateCallback,
+  type ToolCallback,
+} from "./builder.js";
+export type { ServerConnection } from "./connection.js";
+export type { NotificationSink, RequestContext } from "./context.js";
+export { invalidParams, isResourceNotFoundError, methodNotFound, resourceNotFound } from "./errors.js";
+export { HANDLER_CAPACITY_MESSAGE, HANDLER_TIMEOUT_MESSAGE } from "./executor.js";
+export { CALLBACK_FAMILIES, type CallbackFamily, type ListRequest, type ServerHandler } from "./handler.js";
+export type { LegacyRequestEnv, LegacySession } from "./legacy.js";
+export type { ModernRequestEnv } from "./modern.js";
+export type { ServerConfig, ServerLogger, ServerOptions } from "./options.js";
+export { createServer, Server } from "./server.js";

@@ -1,0 +1,121 @@
+import type { JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/message.js";
+import { isObject } from "../jsonrpc/message.js";
+import { MODERN_CLIENT_METHODS, REMOVED_IN_MODERN } from "../protocol/methods.js";
+import { projectResult } from "../protocol/projection.js";
+import { parseRequestMeta, type RequestMeta } from "../protocol/request-meta.js";
+import type { LoggingLevel } from "../protocol/types/common.js";
+import { MODERN_VERSION, SUPPORTED_VERSIONS } from "../protocol/versions.js";
+import { levelAllows, type NotificationSink, type RequestContext } from "./context.js";
+import { methodNotFound } from "./errors.js";
+import type { CallbackExecutor } from "./executor.js";
+import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
+import type { ServerConfig } from "./options.js";
+import { errorResponse, resultResponse } from "./respond.js";
+
+/** What the transport knows about one 2026-07-28 request. */
+export interface ModernRequestEnv {
+  /** The authenticated principal, from the transport. */
+  identity?: unknown;
+  /** Fires when the client cancels (stdio `notifications/cancelled`, HTTP stream closed). */
+  signal?: AbortSignal;
+  /** Where progress and log notifications of this request go. */
+  notify: NotificationSink;
+}
+
+/**
+ * Checks that a request is a served 2026-07-28 method with valid `_meta`. Returns the meta, or throws the
+ * `JsonRpcError` to answer with (`-32601` for a removed or unknown method, `-32602`/`-32022` for bad meta).
+ */
+export function checkModernRequest(request: JsonRpcRequest): RequestMeta {
+  if (REMOVED_IN_MODERN.has(request.method)) {
+    throw methodNotFound(request.method, `${request.method} is not part of ${MODERN_VERSION}`);
+  }
+  if (!MODERN_CLIENT_METHODS.has(request.method)) throw methodNotFound(request.method);
+  return parseRequestMeta(request.params, [MODERN_VERSION]);
+}
+
+/**
+ * Serves one stateless 2026-07-28 request: meta checks, `server/discover`, handler dispatch under the executor,
+ * result projection (`resultType`, cache hints, server info). Never throws: every failure is an error response.
+ */
+export async function serveModern(
+  config: ServerConfig,
+  executor: CallbackExecutor,
+  request: JsonRpcRequest,
+  env: ModernRequestEnv,
+  checkedMeta?: RequestMeta,
+): Promise<JsonRpcResponse> {
+  try {
+    const meta = checkedMeta ?? checkModernRequest(request);
+    const params = request.params ?? {};
+    let result: { [key: string]: unknown };
+    if (request.method === "server/discover") {
+      result = discoverResult(config);
+    } else if (HANDLER_METHODS.has(request.method)) {
+      result = await executor.run(
+        (signal) => invokeHandler(config, request.method, params, modernContext(request, meta, env, signal)),
+        env.signal,
+      );
+    } else {
+      throw methodNotFound(request.method);
+    }
+    return resultResponse(
+      request.id,
+      projectResult(MODERN_VERSION, request.method, result, {
+        cache: config.cache,
+        serverInfo: config.serverInfo,
+      }),
+    );
+  } catch (error) {
+    return errorResponse(request.id, error, MODERN_VERSION, config.logger);
+  }
+}
+
+function discoverResult(config: ServerConfig): { [key: string]: unknown } {
+  const result: { [key: string]: unknown } = {
+    supportedVersions: [...SUPPORTED_VERSIONS],
+    capabilities: config.capabilities,
+  };
+  if (config.instructions !== undefined) result.instructions = config.instructions;
+  return result;
+}
+
+function modernContext(
+  request: JsonRpcRequest,
+  meta: RequestMeta,
+  env: ModernRequestEnv,
+  signal: AbortSignal,
+): RequestContext {
+  const token = meta.progressToken;
+  const minimum: LoggingLevel | undefined = meta.logLevel;
+  return {
+    era: MODERN_VERSION,
+    method: request.method,
+    requestId: request.id,
+    identity: env.identity,
+    signal,
+    meta: meta.raw,
+    clientCapabilities: meta.clientCapabilities,
+    clientInfo: meta.clientInfo,
+    async progress(progress, total, message) {
+      if (token === undefined || signal.aborted) return;
+      const params: { [key: string]: unknown } = { progressToken: token, progress };
+      if (total !== undefined) params.total = total;
+      if (message !== undefined) params.message = message;
+      await env.notify({ jsonrpc: "2.0", method: "notifications/progress", params });
+    },
+    async log(level, data, logger) {
+      // 2026-07-28: no logLevel in the request's meta means no log messages for it.
+      if (minimum === undefined || !levelAllows(minimum, level) || signal.aborted) return;
+      const params: { [key: string]: unknown } = { level, data };
+      if (logger !== undefined) params.logger = logger;
+      await env.notify({ jsonrpc: "2.0", method: "notifications/message", params });
+    },
+  };
+}
+
+/** True when a request carries 2026-07-28 metadata (its `_meta` names a protocol version). */
+export function hasModernMeta(request: JsonRpcRequest): boolean {
+  const meta = request.params?._meta;
+  return isObject(meta) && "io.modelcontextprotocol/protocolVersion" in meta;
+}

@@ -1,0 +1,173 @@
+import { McpkitError } from "../jsonrpc/errors.js";
+import { isObject } from "../jsonrpc/message.js";
+import { type ExtensionMap, isExtensionId, type ServerCapabilities } from "../protocol/types/capabilities.js";
+import type { CacheHints, Implementation, JsonObject } from "../protocol/types/common.js";
+import { type CallbackFamily, checkHandler, HANDLER_CALLBACKS, type ServerHandler } from "./handler.js";
+
+/** Where the server reports what it cannot send to a peer (handler crashes, dropped messages). */
+export interface ServerLogger {
+  warn(message: string, details?: unknown): void;
+  error(message: string, details?: unknown): void;
+}
+
+/**
+ * Options of {@link createServer}.
+ *
+ * @example
+ * const server = createServer({ serverInfo: { name: "demo", version: "1.0.0" }, handler });
+ */
+export interface ServerOptions {
+  /** Name and version sent to clients (`initialize` result, or `_meta` of every 2026 result). */
+  serverInfo: Implementation;
+  /** The callbacks that answer requests. */
+  handler: ServerHandler;
+  /** Text that tells a model how to use this server. */
+  instructions?: string;
+  /** Extensions advertised in `capabilities.extensions` (namespaced ids; object values, `{}` = no settings). */
+  extensions?: ExtensionMap;
+  /** `experimental` capabilities, sent as they are. */
+  experimental?: { [key: string]: JsonObject };
+  /** Advertise `listChanged` for these families (you then call `server.notifyListChanged`). */
+  listChanged?: { tools?: boolean; resources?: boolean; prompts?: boolean };
+  /** Default cache hints of 2026 cacheable results (default `{ ttlMs: 0, cacheScope: "public" }`). */
+  cache?: Partial<CacheHints>;
+  /** Deadline of one handler call (default 30,000 ms). */
+  handlerTimeoutMs?: number;
+  /** Handler calls running at once across every connection (default 32). */
+  maxConcurrentHandlers?: number;
+  /** Where problems that cannot reach a peer are reported (default: `console`). */
+  logger?: ServerLogger;
+}
+
+/** The immutable, checked configuration a server runs on. */
+export interface ServerConfig {
+  readonly serverInfo: Implementation;
+  readonly handler: ServerHandler;
+  readonly instructions: string | undefined;
+  readonly capabilities: ServerCapabilities;
+  readonly families: { readonly [family in CallbackFamily]: boolean };
+  readonly cache: CacheHints;
+  readonly handlerTimeoutMs: number;
+  readonly maxConcurrentHandlers: number;
+  readonly logger: ServerLogger;
+}
+
+const OPTION_KEYS = new Set([
+  "serverInfo",
+  "handler",
+  "instructions",
+  "extensions",
+  "experimental",
+  "listChanged",
+  "cache",
+  "handlerTimeoutMs",
+  "maxConcurrentHandlers",
+  "logger",
+]);
+
+/** Checks options and freezes them into a {@link ServerConfig}. Throws `INVALID_CONFIG` naming the fault. */
+export function buildServerConfig(options: ServerOptions): ServerConfig {
+  if (!isObject(options)) throw invalid("options", "must be an object");
+  for (const key of Object.keys(options)) if (!OPTION_KEYS.has(key)) throw invalid(key, "is not an option");
+  const info = options.serverInfo;
+  if (!isObject(info) || typeof info.name !== "string" || typeof info.version !== "string") {
+    throw invalid("serverInfo", "must have string name and version");
+  }
+  if (!isObject(options.handler)) throw invalid("handler", "must be an object");
+  const families = checkHandler(options.handler);
+  if (options.instructions !== undefined && typeof options.instructions !== "string") {
+    throw invalid("instructions", "must be a string");
+  }
+  const handlerTimeoutMs = positiveInteger("handlerTimeoutMs", options.handlerTimeoutMs, 30_000);
+  const maxConcurrentHandlers = positiveInteger("maxConcurrentHandlers", options.maxConcurrentHandlers, 32);
+  const cache = checkCache(options.cache);
+  const capabilities = buildCapabilities(options, families);
+  return Object.freeze({
+    serverInfo: deepFreeze(structuredClone(info)),
+    handler: bindHandler(options.handler),
+    instructions: options.instructions,
+    capabilities: deepFreeze(capabilities),
+    families: Object.freeze(families),
+    cache: Object.freeze(cache),
+    handlerTimeoutMs,
+    maxConcurrentHandlers,
+    logger: options.logger ?? consoleLogger,
+  });
+}
+
+function buildCapabilities(
+  options: ServerOptions,
+  families: { [family in CallbackFamily]: boolean },
+): ServerCapabilities {
+  const capabilities: ServerCapabilities = { logging: {} };
+  const listChanged = options.listChanged ?? {};
+  if (families.tools) capabilities.tools = listChanged.tools ? { listChanged: true } : {};
+  if (families.resources) capabilities.resources = listChanged.resources ? { listChanged: true } : {};
+  if (families.prompts) capabilities.prompts = listChanged.prompts ? { listChanged: true } : {};
+  if (options.handler.complete) capabilities.completions = {};
+  for (const family of ["tools", "resources", "prompts"] as const) {
+    if (listChanged[family] && !families[family]) {
+      throw invalid(`listChanged.${family}`, `needs the ${family} callbacks`);
+    }
+  }
+  if (options.experimental !== undefined) {
+    if (!isObject(options.experimental)) throw invalid("experimental", "must be an object");
+    capabilities.experimental = structuredClone(options.experimental);
+  }
+  if (options.extensions !== undefined) {
+    if (!isObject(options.extensions)) throw invalid("extensions", "must be an object");
+    for (const [id, settings] of Object.entries(options.extensions)) {
+      if (!isExtensionId(id)) throw invalid(`extensions["${id}"]`, "needs a namespace prefix (vendor/name)");
+      if (!isObject(settings)) throw invalid(`extensions["${id}"]`, "settings must be an object");
+    }
+    capabilities.extensions = structuredClone(options.extensions);
+  }
+  return capabilities;
+}
+
+function checkCache(cache: Partial<CacheHints> | undefined): CacheHints {
+  if (cache === undefined) return { ttlMs: 0, cacheScope: "public" };
+  if (!isObject(cache)) throw invalid("cache", "must be an object");
+  const ttlMs = cache.ttlMs ?? 0;
+  if (!Number.isInteger(ttlMs) || ttlMs < 0) throw invalid("cache.ttlMs", "must be a non-negative integer");
+  const cacheScope = cache.cacheScope ?? "public";
+  if (cacheScope !== "public" && cacheScope !== "private") {
+    throw invalid("cache.cacheScope", 'must be "public" or "private"');
+  }
+  return { ttlMs, cacheScope };
+}
+
+function positiveInteger(key: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw invalid(key, "must be a positive integer");
+  return value;
+}
+
+function invalid(key: string, problem: string): McpkitError {
+  return new McpkitError("INVALID_CONFIG", `server option ${key} ${problem}`, { details: { key } });
+}
+
+const consoleLogger: ServerLogger = {
+  warn: (message, details) => console.warn(`[mcpkit] ${message}`, details ?? ""),
+  error: (message, details) => console.error(`[mcpkit] ${message}`, details ?? ""),
+};
+
+/** A frozen copy of the handler's callbacks, bound to it, so replacing a method later changes nothing. */
+function bindHandler(handler: ServerHandler): ServerHandler {
+  const bound: { [key: string]: unknown } = {};
+  for (const name of HANDLER_CALLBACKS) {
+    const callback = handler[name];
+    if (typeof callback === "function") bound[name] = callback.bind(handler);
+  }
+  return Object.freeze(bound) as ServerHandler;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) {
+      if (typeof child === "object") deepFreeze(child);
+    }
+  }
+  return value;
+}
