@@ -7,9 +7,47 @@ import { type Era, MODERN_VERSION } from "./versions.js";
 const MODERN_ONLY_RESULT_KEYS = ["resultType", "ttlMs", "cacheScope"] as const;
 
 /**
+ * 2025-11-25 knows neither the 2026-only members nor the 2026 loosening of JSON Schema and structured content:
+ * `structuredContent` must be an object and `outputSchema` an object schema. What a 2025 peer cannot take is
+ * left out (the text content still carries a tool's answer), never sent malformed.
+ */
+function projectLegacy(method: string, result: { [key: string]: unknown }): { [key: string]: unknown } {
+  let out = result;
+  const edit = () => {
+    if (out === result) out = { ...result };
+    return out;
+  };
+  for (const key of MODERN_ONLY_RESULT_KEYS) if (key in out) delete edit()[key];
+  if (method === "tools/call" && "structuredContent" in out && !isPlainObject(out.structuredContent)) {
+    delete edit().structuredContent;
+  }
+  if (method === "tools/list" && Array.isArray(out.tools)) {
+    const tools = out.tools as unknown[];
+    if (tools.some(hasLooseOutputSchema)) {
+      edit().tools = tools.map((tool) => {
+        if (!hasLooseOutputSchema(tool)) return tool;
+        const { outputSchema: _dropped, ...rest } = tool as { [key: string]: unknown };
+        return rest;
+      });
+    }
+  }
+  return out;
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function hasLooseOutputSchema(tool: unknown): boolean {
+  if (!isPlainObject(tool)) return false;
+  const schema = (tool as { outputSchema?: unknown }).outputSchema;
+  return schema !== undefined && !(isPlainObject(schema) && (schema as { type?: unknown }).type === "object");
+}
+
+/**
  * Shapes a handler's result for the wire of one era. 2026-07-28: `resultType` defaults to `complete`, cacheable
  * complete results get `ttlMs`/`cacheScope` (the handler's own values win), server info goes in `_meta`.
- * 2025-11-25: the 2026-only members are removed, whatever the handler returned.
+ * 2025-11-25: the 2026-only members are removed, whatever the handler returned (see `projectLegacy`).
  */
 export function projectResult(
   era: Era,
@@ -17,12 +55,7 @@ export function projectResult(
   result: { [key: string]: unknown },
   options: { cache: CacheHints; serverInfo: Implementation },
 ): { [key: string]: unknown } {
-  if (era !== MODERN_VERSION) {
-    if (!MODERN_ONLY_RESULT_KEYS.some((key) => key in result)) return result;
-    const out = { ...result };
-    for (const key of MODERN_ONLY_RESULT_KEYS) delete out[key];
-    return out;
-  }
+  if (era !== MODERN_VERSION) return projectLegacy(method, result);
   const out: { [key: string]: unknown } = { ...result };
   if (out.resultType === undefined) out.resultType = "complete";
   if (out.resultType === "complete" && CACHEABLE_METHODS.has(method)) {

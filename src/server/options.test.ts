@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { McpkitError } from "../jsonrpc/errors.js";
+import { ServerBuilder } from "./builder.js";
+import type { ServerHandler } from "./handler.js";
+import { createServer } from "./server.js";
+
+const serverInfo = { name: "t", version: "1" };
+const tools = { listTools: () => ({ tools: [] }), callTool: () => ({ content: [] }) };
+
+function configError(build: () => unknown): McpkitError {
+  try {
+    build();
+  } catch (error) {
+    if (error instanceof McpkitError) return error;
+    throw error;
+  }
+  throw new Error("expected an INVALID_CONFIG error");
+}
+
+describe("server configuration", () => {
+  it.each([
+    ["tools", "callTool", { listTools: tools.listTools }],
+    ["tools", "listTools", { callTool: tools.callTool }],
+    ["resources", "readResource", { listResources: () => ({ resources: [] }) }],
+    ["resources", "listResources", { readResource: () => ({ contents: [] }) }],
+    ["resources", "listResources", { listResourceTemplates: () => ({ resourceTemplates: [] }) }],
+    ["prompts", "getPrompt", { listPrompts: () => ({ prompts: [] }) }],
+    ["prompts", "listPrompts", { getPrompt: () => ({ messages: [] }) }],
+  ])("rejects a partial %s family missing %s", (family, missing, handler) => {
+    const error = configError(() => createServer({ serverInfo, handler: handler as ServerHandler }));
+    expect(error.code).toBe("INVALID_CONFIG");
+    expect(error.message).toContain(family);
+    expect(error.message).toContain(missing);
+    expect(error.details).toMatchObject({ reason: "invalid_callback_family", family, missing });
+  });
+
+  it("advertises exactly the families it serves", () => {
+    expect(createServer({ serverInfo, handler: tools }).capabilities).toEqual({ logging: {}, tools: {} });
+    expect(createServer({ serverInfo, handler: {} }).capabilities).toEqual({ logging: {} });
+  });
+
+  it.each([
+    ["an unknown option", { serverInfo, handler: {}, color: "red" }],
+    ["a missing serverInfo", { handler: {} }],
+    ["a non-function callback", { serverInfo, handler: { listTools: 3 } }],
+    ["a zero timeout", { serverInfo, handler: {}, handlerTimeoutMs: 0 }],
+    ["a fractional admission limit", { serverInfo, handler: {}, maxConcurrentHandlers: 1.5 }],
+    ["a negative ttl", { serverInfo, handler: {}, cache: { ttlMs: -1 } }],
+    ["an unknown cache scope", { serverInfo, handler: {}, cache: { cacheScope: "shared" } }],
+    ["a bare extension id", { serverInfo, handler: {}, extensions: { tasks: {} } }],
+    ["a non-object extension setting", { serverInfo, handler: {}, extensions: { "com.example/x": true } }],
+    ["listChanged without the family", { serverInfo, handler: {}, listChanged: { tools: true } }],
+  ])("rejects %s", (_label, options) => {
+    expect(configError(() => createServer(options as never)).code).toBe("INVALID_CONFIG");
+  });
+
+  it("is immutable once built: changing the inputs afterwards changes nothing", () => {
+    const handler: ServerHandler = { ...tools };
+    const info = { name: "before", version: "1" };
+    const server = createServer({ serverInfo: info, handler });
+    info.name = "after";
+    handler.listTools = () => ({ tools: [{ name: "sneaky", inputSchema: { type: "object" } }] });
+    expect(server.config.serverInfo.name).toBe("before");
+    expect(Object.isFrozen(server.config)).toBe(true);
+    expect(Object.isFrozen(server.config.capabilities)).toBe(true);
+    expect(() => {
+      (server.config.capabilities as { tools?: unknown }).tools = undefined;
+    }).toThrow();
+  });
+
+  it("keeps a class-based handler's methods bound to it", async () => {
+    class Store implements ServerHandler {
+      private readonly names = ["a"];
+      listTools() {
+        return { tools: this.names.map((name) => ({ name, inputSchema: { type: "object" } })) };
+      }
+      callTool() {
+        return { content: [] };
+      }
+    }
+    const server = createServer({ serverInfo, handler: new Store() });
+    expect(server.capabilities.tools).toEqual({});
+    const listed = await server.config.handler.listTools?.({}, {} as never);
+    expect(listed?.tools[0]?.name).toBe("a");
+  });
+});
+
+describe("ServerBuilder", () => {
+  it("rejects duplicates, bad schemas and use after build", () => {
+    const builder = new ServerBuilder({ serverInfo }).tool(
+      { name: "x", inputSchema: { type: "object" } },
+      () => ({
+        content: [],
+      }),
+    );
+    expect(
+      configError(() => builder.tool({ name: "x", inputSchema: { type: "object" } }, () => ({ content: [] })))
+        .code,
+    ).toBe("INVALID_CONFIG");
+    expect(
+      configError(() => builder.tool({ name: "y", inputSchema: { type: "array" } }, () => ({ content: [] })))
+        .code,
+    ).toBe("INVALID_CONFIG");
+    expect(
+      configError(() =>
+        builder.resourceTemplate({ uriTemplate: "a://{", name: "t" }, () => ({ contents: [] })),
+      ).code,
+    ).toBe("INVALID_CONFIG");
+    builder.build();
+    expect(configError(() => builder.build()).code).toBe("INVALID_CONFIG");
+  });
+});

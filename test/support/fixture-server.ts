@@ -1,0 +1,112 @@
+import type { JsonValue } from "../../src/jsonrpc/message.js";
+import { type BuilderOptions, ServerBuilder } from "../../src/server/builder.js";
+import type { Server } from "../../src/server/server.js";
+
+/** Options of the fixture server; everything in {@link BuilderOptions} except `serverInfo` is passed on. */
+export type FixtureOptions = Partial<BuilderOptions>;
+
+/** Values `structured` returns for its `kind` argument: each must survive the wire as itself. */
+export const STRUCTURED_VALUES: { [kind: string]: JsonValue } = {
+  false: false,
+  zero: 0,
+  empty: "",
+  array: [],
+  null: null,
+  object: { nested: { deep: [1, "two", null] } },
+};
+
+/**
+ * The server most tests talk to: a few tools, resources, a template and prompts that exercise every method and
+ * edge (errors, slow handlers, progress, logging, structured content).
+ */
+export function fixtureServer(options: FixtureOptions = {}): Server {
+  return new ServerBuilder({
+    serverInfo: { name: "fixture", version: "1.2.3" },
+    instructions: "Fixture server for mcpkit tests.",
+    ...options,
+  })
+    .tool(
+      {
+        name: "add",
+        description: "Adds two numbers",
+        inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          properties: { a: { type: "number" }, b: { type: "number" } },
+          required: ["a", "b"],
+          $defs: { unused: { $ref: "#/$defs/unused" } },
+        },
+        "x-vendor": { keep: true },
+      },
+      ({ a, b }) => ({ content: [{ type: "text", text: String(Number(a) + Number(b)) }] }),
+    )
+    .tool(
+      {
+        name: "structured",
+        inputSchema: { type: "object", properties: { kind: { type: "string" } } },
+        outputSchema: {},
+      },
+      ({ kind }) => {
+        const key = String(kind);
+        if (!(key in STRUCTURED_VALUES)) return { content: [{ type: "text", text: "absent" }] };
+        return {
+          content: [{ type: "text", text: JSON.stringify(STRUCTURED_VALUES[key]) }],
+          structuredContent: STRUCTURED_VALUES[key] as JsonValue,
+          "x-extra": { survives: true },
+        };
+      },
+    )
+    .tool({ name: "fail", inputSchema: { type: "object" } }, () => {
+      throw new Error("tool exploded");
+    })
+    .tool({ name: "slow", inputSchema: { type: "object" } }, (_args, context) => {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => resolve({ content: [{ type: "text", text: "finished" }] }), 60_000);
+        context.signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          reject(context.signal.reason);
+        });
+      });
+    })
+    .tool({ name: "chatty", inputSchema: { type: "object" } }, async (_args, context) => {
+      await context.progress(1, 2, "half");
+      await context.log("debug", "debug detail");
+      await context.log("info", { step: "working" }, "fixture");
+      await context.progress(2, 2);
+      return { content: [{ type: "text", text: `era ${context.era}` }] };
+    })
+    .tool({ name: "whoami", inputSchema: { type: "object" } }, (_args, context) => ({
+      content: [
+        { type: "text", text: JSON.stringify({ identity: context.identity ?? null, era: context.era }) },
+      ],
+    }))
+    .resource({ uri: "test://static-text", name: "static-text", mimeType: "text/plain" }, (uri) => ({
+      contents: [{ uri, mimeType: "text/plain", text: "hello" }],
+    }))
+    .resource({ uri: "test://static-binary", name: "static-binary", mimeType: "image/png" }, (uri) => ({
+      contents: [{ uri, mimeType: "image/png", blob: "iVBORw0KGgo=" }],
+    }))
+    .resourceTemplate(
+      { uriTemplate: "test://items/{id}/data", name: "item" },
+      (uri, { id }) => ({ contents: [{ uri, mimeType: "application/json", text: JSON.stringify({ id }) }] }),
+      { complete: { id: (value) => ["alpha", "beta", "gamma"].filter((v) => v.startsWith(value)) } },
+    )
+    .prompt({ name: "simple", description: "A simple prompt" }, () => ({
+      messages: [{ role: "user", content: { type: "text", text: "Say hello" } }],
+    }))
+    .prompt(
+      {
+        name: "greet",
+        arguments: [
+          { name: "name", required: true },
+          { name: "tone", required: false },
+        ],
+      },
+      ({ name, tone }) => ({
+        description: "greeting",
+        messages: [{ role: "user", content: { type: "text", text: `Greet ${name} ${tone ?? "warmly"}` } }],
+      }),
+      { complete: { tone: (value) => ["warmly", "formally", "wryly"].filter((v) => v.startsWith(value)) } },
+    )
+    .build();
+}
