@@ -44,11 +44,11 @@ describe("CallbackExecutor", () => {
   it("passes a handler's own error through and releases its slot", async () => {
     const executor = new CallbackExecutor({ timeoutMs: 1000, maxConcurrent: 1 });
     await expect(executor.run(() => Promise.reject(new Error("own")))).rejects.toThrow("own");
-    expect(() =>
+    await expect(
       executor.run(() => {
         throw new Error("sync");
       }),
-    ).not.toThrow();
+    ).rejects.toThrow("sync");
     expect(executor.running).toBe(0);
   });
 
