@@ -1,0 +1,94 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "./support/wire-schema.js";
+
+const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+  dependencies?: { [name: string]: string };
+  exports: { [entry: string]: string | { types: string; default: string } };
+};
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+const sources = walk(join(repoRoot, "src")).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gms)].map((m) => m[1] ?? "");
+}
+
+describe("package shape", () => {
+  it("has no runtime dependencies", () => {
+    expect(pkg.dependencies ?? {}).toEqual({});
+  });
+
+  it("lists every entry with types first and no wildcard", () => {
+    for (const [entry, target] of Object.entries(pkg.exports)) {
+      expect(entry).not.toContain("*");
+      if (typeof target === "string") continue;
+      expect(Object.keys(target)[0], entry).toBe("types");
+    }
+  });
+
+  it("keeps every source file at or under 600 lines", () => {
+    const long = sources
+      .map((file) => ({
+        file: relative(repoRoot, file),
+        lines: readFileSync(file, "utf8").split("\n").length,
+      }))
+      .filter(({ lines }) => lines > 600);
+    expect(long).toEqual([]);
+  });
+
+  it("imports only downward: jsonrpc <- protocol <- client | server", () => {
+    const rank: { [layer: string]: number } = { jsonrpc: 0, protocol: 1, server: 2, client: 2 };
+    const problems: string[] = [];
+    for (const file of sources) {
+      const layer = relative(join(repoRoot, "src"), file).split("/")[0] ?? "";
+      if (!(layer in rank)) continue;
+      for (const spec of importsOf(file)) {
+        if (!spec.startsWith(".")) {
+          problems.push(`${relative(repoRoot, file)} imports package ${spec}`);
+          continue;
+        }
+        const target = relative(join(repoRoot, "src"), resolve(dirname(file), spec)).split("/")[0] ?? "";
+        // The transport contract (one interface file) is the seam every layer above jsonrpc may name.
+        if (target === "transports" && spec.endsWith("transports/transport.js")) continue;
+        if (target === layer) continue;
+        if (!(target in rank) || (rank[target] ?? 9) >= (rank[layer] ?? 0)) {
+          problems.push(`${relative(repoRoot, file)} (${layer}) imports ${spec} (${target})`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("builds entry points whose import graphs stay inside the package", () => {
+    const dist = join(repoRoot, "dist");
+    expect(existsSync(dist), "run `npm run build` first (npm test does)").toBe(true);
+    for (const entry of [".", "./server", "./client"]) {
+      const target = pkg.exports[entry];
+      expect(target, entry).toBeDefined();
+      if (target === undefined || typeof target === "string") continue;
+      const seen = new Set<string>();
+      const queue = [join(repoRoot, target.default)];
+      while (queue.length > 0) {
+        const file = queue.pop() as string;
+        if (seen.has(file)) continue;
+        seen.add(file);
+        expect(existsSync(file), file).toBe(true);
+        expect(existsSync(join(repoRoot, target.types)), target.types).toBe(true);
+        for (const spec of importsOf(file)) {
+          expect(spec.startsWith("."), `${relative(repoRoot, file)} imports ${spec}`).toBe(true);
+          queue.push(resolve(dirname(file), spec));
+        }
+      }
+      expect(seen.size).toBeGreaterThan(1);
+    }
+  });
+});
