@@ -39,16 +39,21 @@ export function buildRequestMeta(input: RequestMetaInput): { [key: string]: unkn
 
 /**
  * Checks a 2026-07-28 request's `params._meta`. Missing or malformed required members throw `-32602`; a
- * version this server does not speak throws `-32022` with `data.supported` and `data.requested`.
+ * version outside `accepted` throws `-32022` with `data.supported` (`advertised`: every version the server
+ * speaks, so a client can pick a legacy one) and `data.requested`.
  */
-export function parseRequestMeta(params: unknown, supported: readonly string[]): RequestMeta {
+export function parseRequestMeta(
+  params: unknown,
+  accepted: readonly string[],
+  advertised: readonly string[] = accepted,
+): RequestMeta {
   const meta = isObject(params) ? params._meta : undefined;
   if (!isObject(meta)) throw invalidParams("params._meta is required");
   const version = meta[MetaKey.protocolVersion];
   if (typeof version !== "string") throw invalidParams(`_meta["${MetaKey.protocolVersion}"] is required`);
-  if (!supported.includes(version)) {
+  if (!accepted.includes(version)) {
     throw new JsonRpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
-      supported: [...supported],
+      supported: [...advertised],
       requested: version,
     });
   }

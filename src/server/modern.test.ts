@@ -93,7 +93,7 @@ describe("2026-07-28 stateless requests", () => {
       await peer.modern("tools/list", {}, { "io.modelcontextprotocol/protocolVersion": "2099-01-01" }),
     );
     expect(error.code).toBe(-32022);
-    expect(error.data).toEqual({ supported: ["2026-07-28"], requested: "2099-01-01" });
+    expect(error.data).toEqual({ supported: ["2026-07-28", "2025-11-25"], requested: "2099-01-01" });
   });
 
   it.each(["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"])(

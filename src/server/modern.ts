@@ -31,7 +31,7 @@ export function checkModernRequest(request: JsonRpcRequest): RequestMeta {
     throw methodNotFound(request.method, `${request.method} is not part of ${MODERN_VERSION}`);
   }
   if (!MODERN_CLIENT_METHODS.has(request.method)) throw methodNotFound(request.method);
-  return parseRequestMeta(request.params, [MODERN_VERSION]);
+  return parseRequestMeta(request.params, [MODERN_VERSION], SUPPORTED_VERSIONS);
 }
 
 /**
