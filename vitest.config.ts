@@ -1,6 +1,17 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // Examples import the package by name, as users do; tests run them against the sources.
+    alias: [
+      { find: /^mcpkit$/, replacement: src("index.ts") },
+      { find: /^mcpkit\/server$/, replacement: src("server/index.ts") },
+      { find: /^mcpkit\/client$/, replacement: src("client/index.ts") },
+    ],
+  },
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 20_000,

@@ -36,6 +36,7 @@ export {
   OLDER_LEGACY_VERSIONS,
   SUPPORTED_VERSIONS,
 } from "./protocol/versions.js";
+export { createInProcessPair, type InProcessPairOptions } from "./transports/in-process.js";
 export type {
   MessageInfo,
   Transport,

@@ -1,0 +1,38 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { main } from "../examples/quickstart.js";
+import { repoRoot } from "./support/wire-schema.js";
+
+describe("examples", () => {
+  it("runs the quickstart: the client prefers 2026-07-28 and calls the tool", async () => {
+    expect(await main()).toBe("2026-07-28: add -> 42");
+  });
+
+  it("shows the quickstart in the README exactly as it is compiled and run", () => {
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    const quickstart = readFileSync(join(repoRoot, "examples/quickstart.ts"), "utf8");
+    expect(readme).toContain(`\`\`\`ts\n${quickstart}\`\`\``);
+  });
+
+  it("runs the demo: both eras, discover and initialize, a call and an error", async () => {
+    const lines: string[] = [];
+    const log = vi.spyOn(console, "log").mockImplementation((line: unknown) => {
+      lines.push(String(line));
+    });
+    try {
+      await import("../examples/demo.js");
+    } finally {
+      log.mockRestore();
+    }
+    const transcript = lines.join("\n");
+    expect(transcript).toContain("-> request server/discover");
+    expect(transcript).toContain("connected: 2026-07-28, server demo-server 1.0.0");
+    expect(transcript).toContain("-> request initialize");
+    expect(transcript).toContain("-> notification notifications/initialized");
+    expect(transcript).toContain("connected: 2025-11-25, server demo-server 1.0.0");
+    expect(transcript.match(/add\(20, 22\) = 42/g)).toHaveLength(2);
+    expect(transcript).toContain("failed as expected: -32602 Resource not found");
+    expect(transcript).toContain("failed as expected: -32002 Resource not found");
+  });
+});
