@@ -39,6 +39,11 @@ export interface TransportHandlers {
  * await serverSide.start({ message: (m) => console.log(m), close: () => {} });
  */
 export interface Transport {
+  /**
+   * True when the channel cancels a request by ending its response stream (Streamable HTTP in 2026-07-28), so
+   * the client must not send `notifications/cancelled`. Absent means false.
+   */
+  readonly cancelsByStream?: boolean;
   start(handlers: TransportHandlers): Promise<void>;
   send(message: JsonRpcMessage): Promise<void>;
   close(): Promise<void>;

@@ -22,8 +22,8 @@ export type Reply = { result: { [key: string]: unknown } } | { error: JsonRpcErr
 /** Answers one request by method. */
 export type Handler = (request: JsonRpcRequest, server: FakeServer) => Reply | Promise<Reply>;
 
-export const ok = (result: { [key: string]: unknown } = {}): Reply => ({ result });
-export const fail = (code: number, message: string, ...data: [] | [unknown]): Reply => ({
+export const ok = (result: { [key: string]: unknown } = {}): NonNullable<Reply> => ({ result });
+export const fail = (code: number, message: string, ...data: [] | [unknown]): NonNullable<Reply> => ({
   error: data.length > 0 ? { code, message, data: data[0] } : { code, message },
 });
 
@@ -131,12 +131,22 @@ export class FakeServer {
     return new Promise((resolve) => this.waiters.push({ method, resolve }));
   }
 
-  /** Answers a request now (a held one, or any id: late and unsolicited answers included). */
+  /**
+   * Answers a request now: a received one (held, or answered already: a duplicate), or any id (an unsolicited
+   * answer). Results of 2026 requests are shaped as {@link FakeServerOptions.project} says.
+   */
   respond(id: RequestId, reply: NonNullable<Reply>): Promise<void> {
     this.held.delete(id);
-    return this.send(
-      "result" in reply ? { jsonrpc: "2.0", id, result: reply.result } : { jsonrpc: "2.0", id, error: reply.error },
-    );
+    if ("error" in reply) return this.send({ jsonrpc: "2.0", id, error: reply.error });
+    const request = this.requests().find((r) => r.id === id);
+    const result =
+      request && this.options.project !== false && isModernRequest(request)
+        ? projectResult(MODERN_VERSION, request.method, reply.result, {
+            cache: { ttlMs: 0, cacheScope: "public" },
+            serverInfo: FAKE_SERVER_INFO,
+          })
+        : reply.result;
+    return this.send({ jsonrpc: "2.0", id, result });
   }
 
   notify(method: string, params?: { [key: string]: unknown }): Promise<void> {
@@ -187,16 +197,16 @@ export class FakeServer {
       this.held.set(request.id, request);
       return;
     }
-    if ("result" in reply && this.options.project !== false && isModernRequest(request)) {
-      const result = projectResult(MODERN_VERSION, request.method, reply.result, {
-        cache: { ttlMs: 0, cacheScope: "public" },
-        serverInfo: FAKE_SERVER_INFO,
-      });
-      await this.respond(request.id, { result }).catch(() => {});
-      return;
-    }
     await this.respond(request.id, reply).catch(() => {});
   }
+}
+
+/** The `_meta.progressToken` a request carries, if any. */
+export function progressTokenOf(request: JsonRpcRequest | undefined): string | number | undefined {
+  const meta = request?.params?._meta;
+  if (typeof meta !== "object" || meta === null) return undefined;
+  const token = (meta as { progressToken?: unknown }).progressToken;
+  return typeof token === "string" || typeof token === "number" ? token : undefined;
 }
 
 /** True when a request carries 2026-07-28 `_meta`. */
@@ -244,9 +254,7 @@ export interface ConnectFakeOptions extends FakeServerOptions {
 export const TEST_CLIENT_INFO: Implementation = { name: "client-test", version: "1.0.0" };
 
 /** A client connected to a fake server of the given era. */
-export async function connectFake(
-  options: ConnectFakeOptions = {},
-): Promise<FakePair & { client: Client }> {
+export async function connectFake(options: ConnectFakeOptions = {}): Promise<FakePair & { client: Client }> {
   const { era = "modern", client: clientOptions, setup, ...pairOptions } = options;
   const pair = await fakePair(pairOptions);
   if (era === "modern") pair.server.modern();

@@ -1,0 +1,220 @@
+import { parseMessage } from "../jsonrpc/codec.js";
+import { McpkitError } from "../jsonrpc/errors.js";
+import {
+  isObject,
+  isRequest,
+  isResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../jsonrpc/message.js";
+import { PendingTable, type ResultObject } from "../jsonrpc/pending.js";
+import type { ProgressParams } from "../protocol/types/lifecycle.js";
+import type { Transport, TransportCloseReason } from "../transports/transport.js";
+import type { Deadline } from "./deadline.js";
+import { invokeSafely, readProgress, type ServerRequestAnswer } from "./inbound.js";
+import type { ClientLogger } from "./types.js";
+
+/** What the channel hands up to its owner. */
+export interface ChannelEvents {
+  /** A server notification other than progress. */
+  notification(notification: JsonRpcNotification): void;
+  /** A server-to-client request; the returned answer is sent back. */
+  request(request: JsonRpcRequest): ServerRequestAnswer;
+  /** The transport ended underneath (not called for our own `close()`). */
+  closed(error: McpkitError): void;
+}
+
+/** How one request is sent. */
+export interface ExchangeOptions {
+  /** The operation's deadline; when it ends first, the entry is removed and the call rejects with its reason. */
+  deadline: Deadline;
+  /** Adds `_meta.progressToken` (the request id) and routes matching progress here. */
+  onProgress?: ((progress: ProgressParams) => void) | undefined;
+  /** Send `notifications/cancelled` when the deadline ends before the answer. */
+  cancelOnAbort: boolean;
+  /** The `_meta` of that `notifications/cancelled`, if any. */
+  cancelMeta?: { [key: string]: unknown } | undefined;
+}
+
+/**
+ * The request/response engine under the client: one transport, a bounded pending table, progress routing and
+ * shape checks on everything received. Malformed and unsolicited messages are dropped and reported.
+ */
+export class RpcChannel {
+  private readonly pending: PendingTable;
+  private readonly progress = new Map<number, (progress: ProgressParams) => void>();
+  private closedError: McpkitError | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly transport: Transport,
+    maxPending: number,
+    private readonly logger: ClientLogger,
+    private readonly events: ChannelEvents,
+  ) {
+    this.pending = new PendingTable({
+      capacity: maxPending,
+      onUnknownResponse: (response) => this.dropped("a response for an unknown request id", response),
+    });
+  }
+
+  /** True once closed, by us or by the transport. */
+  get isClosed(): boolean {
+    return this.closedError !== undefined;
+  }
+
+  /** Starts the transport. */
+  async start(): Promise<void> {
+    await this.transport.start({
+      message: (message) => this.receive(message),
+      close: (reason) => this.transportClosed(reason),
+    });
+  }
+
+  /** Sends one request and resolves with its raw `result`. */
+  async request(
+    method: string,
+    params: { [key: string]: unknown },
+    options: ExchangeOptions,
+  ): Promise<ResultObject> {
+    const { deadline } = options;
+    if (this.closedError) throw this.closedError;
+    deadline.throwIfEnded();
+    const { id, promise } = this.pending.open();
+    let sent = params;
+    if (options.onProgress) {
+      this.progress.set(id, options.onProgress);
+      const meta = isObject(params._meta) ? params._meta : {};
+      sent = { ...params, _meta: { ...meta, progressToken: id } };
+    }
+    const onAbort = () => {
+      const reason: unknown = deadline.signal.reason;
+      if (!this.pending.reject(id, reason)) return;
+      if (options.cancelOnAbort) this.sendCancelled(id, reason, options.cancelMeta);
+    };
+    deadline.signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      try {
+        await this.transport.send({ jsonrpc: "2.0", id, method, params: sent });
+      } catch (error) {
+        this.pending.reject(id, sendFailure(error));
+      }
+      return await promise;
+    } finally {
+      deadline.signal.removeEventListener("abort", onAbort);
+      this.progress.delete(id);
+    }
+  }
+
+  /** Sends one notification. */
+  async notify(method: string, params?: { [key: string]: unknown }): Promise<void> {
+    if (this.closedError) throw this.closedError;
+    const message: JsonRpcNotification =
+      params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    try {
+      await this.transport.send(message);
+    } catch (error) {
+      throw sendFailure(error);
+    }
+  }
+
+  /** Closes the transport and fails every pending request with `error`. Idempotent. */
+  close(error: McpkitError): Promise<void> {
+    if (this.closing) return this.closing;
+    this.closedError ??= error;
+    this.pending.rejectAll(this.closedError);
+    this.progress.clear();
+    this.closing = this.transport.close().catch((cause: unknown) => {
+      throw new McpkitError("TRANSPORT", "closing the transport failed", { cause });
+    });
+    return this.closing;
+  }
+
+  private receive(raw: JsonRpcMessage): void {
+    let message: JsonRpcMessage;
+    try {
+      message = parseMessage(raw);
+    } catch (error) {
+      this.dropped("a message that is not valid JSON-RPC", raw, error);
+      return;
+    }
+    if (isResponse(message)) {
+      this.pending.settle(message);
+    } else if (isRequest(message)) {
+      this.answer(message);
+    } else if (message.method === "notifications/progress") {
+      this.routeProgress(message.params);
+    } else {
+      this.events.notification(message);
+    }
+  }
+
+  private routeProgress(params: unknown): void {
+    const progress = readProgress(params);
+    if (progress === undefined) {
+      this.dropped("a malformed notifications/progress", params);
+      return;
+    }
+    const handler =
+      typeof progress.progressToken === "number" ? this.progress.get(progress.progressToken) : undefined;
+    if (handler === undefined) {
+      this.logger.debug?.("dropped progress for an unknown token", { progressToken: progress.progressToken });
+      return;
+    }
+    invokeSafely(this.logger, "onProgress", handler, progress);
+  }
+
+  private answer(request: JsonRpcRequest): void {
+    if (this.closedError) return;
+    const answer = this.events.request(request);
+    const response: JsonRpcResponse =
+      "result" in answer
+        ? { jsonrpc: "2.0", id: request.id, result: answer.result }
+        : { jsonrpc: "2.0", id: request.id, error: answer.error };
+    this.transport.send(response).catch((error: unknown) => {
+      this.logger.warn("could not answer a server request", { method: request.method, error });
+    });
+  }
+
+  private sendCancelled(id: number, reason: unknown, meta: { [key: string]: unknown } | undefined): void {
+    if (this.closedError) return;
+    const params: { [key: string]: unknown } = {
+      requestId: id,
+      reason: reason instanceof Error ? reason.message : "cancelled",
+    };
+    if (meta) params._meta = meta;
+    this.transport
+      .send({ jsonrpc: "2.0", method: "notifications/cancelled", params })
+      .catch((error: unknown) => this.logger.debug?.("could not send notifications/cancelled", { error }));
+  }
+
+  private transportClosed(reason: TransportCloseReason): void {
+    if (this.closedError) return;
+    const error = new McpkitError("CLOSED", "the transport closed", {
+      details: { kind: reason.kind },
+      ...(reason.error ? { cause: reason.error } : {}),
+    });
+    this.closedError = error;
+    this.pending.rejectAll(error);
+    this.progress.clear();
+    this.events.closed(error);
+  }
+
+  private dropped(what: string, message: unknown, error?: unknown): void {
+    const details: { [key: string]: unknown } = { message };
+    if (error !== undefined) details.error = error;
+    invokeSafely(
+      this.logger,
+      "logger",
+      (d: typeof details) => this.logger.warn(`dropped ${what}`, d),
+      details,
+    );
+  }
+}
+
+function sendFailure(error: unknown): McpkitError {
+  if (error instanceof McpkitError) return error;
+  return new McpkitError("TRANSPORT", "sending to the transport failed", { cause: error });
+}

@@ -1,0 +1,224 @@
+import { McpkitError } from "../jsonrpc/errors.js";
+import type { LoggingLevel, ResultBase } from "../protocol/types/common.js";
+import type { CompleteParams, CompleteResult } from "../protocol/types/completion.js";
+import type { GetPromptResult, ListPromptsResult, Prompt } from "../protocol/types/prompts.js";
+import type {
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+} from "../protocol/types/resources.js";
+import type { CallToolResult, ListToolsResult, Tool } from "../protocol/types/tools.js";
+import { ClientCore } from "./core.js";
+import type { ListAllOptions, RequestOptions, WithCacheHints } from "./types.js";
+
+/** The params of a list request: an optional cursor from the previous page's `nextCursor`. */
+export interface ListParams {
+  cursor?: string;
+}
+
+/**
+ * An MCP client for both eras. `connect()` prefers 2026-07-28 (`server/discover`) and falls back to 2025-11-25
+ * (`initialize`) only on the signals the spec names; the era is then fixed. Every operation has one deadline
+ * (`requestTimeoutMs`, or per call `timeoutMs`/`signal`); results come back as received, unknown members and
+ * 2026 cache hints included, and are never cached.
+ *
+ * @example
+ * const client = new Client({ transport, clientInfo: { name: "my-app", version: "1.0.0" } });
+ * await client.connect();
+ * const { tools } = await client.listTools();
+ * const result = await client.callTool("add", { a: 1, b: 2 }, { timeoutMs: 5_000 });
+ * await client.close();
+ */
+export class Client extends ClientCore {
+  /**
+   * Fetches one page of tools.
+   *
+   * @example
+   * const { tools, nextCursor } = await client.listTools();
+   */
+  async listTools(
+    params: ListParams = {},
+    options?: RequestOptions,
+  ): Promise<WithCacheHints<ListToolsResult>> {
+    return (await this.send("tools/list", { ...params }, options)) as WithCacheHints<ListToolsResult>;
+  }
+
+  /**
+   * Fetches every page of tools under one deadline, bounded by `maxPages` and `maxItems`.
+   *
+   * @example
+   * const tools = await client.listAllTools({ maxPages: 10 });
+   */
+  listAllTools(options: ListAllOptions = {}): Promise<Tool[]> {
+    return this.collect<Tool>("tools/list", "tools", options);
+  }
+
+  /**
+   * Calls a tool. A tool that failed for the model resolves with `isError: true`; a JSON-RPC error rejects
+   * with `JsonRpcError`.
+   *
+   * @example
+   * const result = await client.callTool("search", { q: "mcp" }, { onProgress: (p) => show(p.progress) });
+   */
+  async callTool(
+    name: string,
+    args?: { [key: string]: unknown },
+    options?: RequestOptions,
+  ): Promise<CallToolResult> {
+    const params = args === undefined ? { name } : { name, arguments: args };
+    return (await this.send("tools/call", params, options)) as CallToolResult;
+  }
+
+  /**
+   * Fetches one page of resources.
+   *
+   * @example
+   * const { resources } = await client.listResources();
+   */
+  async listResources(
+    params: ListParams = {},
+    options?: RequestOptions,
+  ): Promise<WithCacheHints<ListResourcesResult>> {
+    return (await this.send("resources/list", { ...params }, options)) as WithCacheHints<ListResourcesResult>;
+  }
+
+  /**
+   * Fetches every page of resources under one deadline.
+   *
+   * @example
+   * const resources = await client.listAllResources();
+   */
+  listAllResources(options: ListAllOptions = {}): Promise<Resource[]> {
+    return this.collect<Resource>("resources/list", "resources", options);
+  }
+
+  /**
+   * Reads a resource. A missing resource rejects with the server's `JsonRpcError` (-32602, or -32002 from
+   * older servers); test it with `isResourceNotFound`.
+   *
+   * @example
+   * const { contents } = await client.readResource("file:///README.md");
+   */
+  async readResource(uri: string, options?: RequestOptions): Promise<WithCacheHints<ReadResourceResult>> {
+    return (await this.send("resources/read", { uri }, options)) as WithCacheHints<ReadResourceResult>;
+  }
+
+  /**
+   * Fetches one page of resource templates.
+   *
+   * @example
+   * const { resourceTemplates } = await client.listResourceTemplates();
+   */
+  async listResourceTemplates(
+    params: ListParams = {},
+    options?: RequestOptions,
+  ): Promise<WithCacheHints<ListResourceTemplatesResult>> {
+    const result = await this.send("resources/templates/list", { ...params }, options);
+    return result as WithCacheHints<ListResourceTemplatesResult>;
+  }
+
+  /**
+   * Fetches every page of resource templates under one deadline.
+   *
+   * @example
+   * const templates = await client.listAllResourceTemplates();
+   */
+  listAllResourceTemplates(options: ListAllOptions = {}): Promise<ResourceTemplate[]> {
+    return this.collect<ResourceTemplate>("resources/templates/list", "resourceTemplates", options);
+  }
+
+  /**
+   * Fetches one page of prompts.
+   *
+   * @example
+   * const { prompts } = await client.listPrompts();
+   */
+  async listPrompts(
+    params: ListParams = {},
+    options?: RequestOptions,
+  ): Promise<WithCacheHints<ListPromptsResult>> {
+    return (await this.send("prompts/list", { ...params }, options)) as WithCacheHints<ListPromptsResult>;
+  }
+
+  /**
+   * Fetches every page of prompts under one deadline.
+   *
+   * @example
+   * const prompts = await client.listAllPrompts();
+   */
+  listAllPrompts(options: ListAllOptions = {}): Promise<Prompt[]> {
+    return this.collect<Prompt>("prompts/list", "prompts", options);
+  }
+
+  /**
+   * Renders a prompt with its arguments.
+   *
+   * @example
+   * const { messages } = await client.getPrompt("review", { file: "a.ts" });
+   */
+  async getPrompt(
+    name: string,
+    args?: { [key: string]: string },
+    options?: RequestOptions,
+  ): Promise<GetPromptResult> {
+    const params = args === undefined ? { name } : { name, arguments: args };
+    return (await this.send("prompts/get", params, options)) as GetPromptResult;
+  }
+
+  /**
+   * Asks for completions of a prompt or resource-template argument.
+   *
+   * @example
+   * const { completion } = await client.complete({
+   *   ref: { type: "ref/prompt", name: "review" },
+   *   argument: { name: "file", value: "src/" },
+   * });
+   */
+  async complete(params: CompleteParams, options?: RequestOptions): Promise<CompleteResult> {
+    return (await this.send("completion/complete", { ...params }, options)) as CompleteResult;
+  }
+
+  /**
+   * 2025-11-25 only: sets the level of `notifications/message` the server sends. In 2026-07-28 it rejects with
+   * `UNSUPPORTED` without sending; use the `logLevel` client option there.
+   *
+   * @example
+   * await client.setLoggingLevel("warning");
+   */
+  async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<ResultBase> {
+    this.requireLegacy("logging/setLevel");
+    return this.send("logging/setLevel", { level }, options);
+  }
+
+  /**
+   * 2025-11-25 only: checks that the server answers. In 2026-07-28 it rejects with `UNSUPPORTED` without
+   * sending.
+   *
+   * @example
+   * await client.ping({ timeoutMs: 1_000 });
+   */
+  async ping(options?: RequestOptions): Promise<ResultBase> {
+    this.requireLegacy("ping");
+    return this.send("ping", {}, options);
+  }
+
+  /**
+   * Sends any request with the era's metadata and the same deadline rules, for methods without a helper.
+   * `initialize` belongs to `connect()` and is refused.
+   *
+   * @example
+   * const result = await client.request("vendor/method", { x: 1 }, { meta: { traceparent } });
+   */
+  async request(
+    method: string,
+    params: { [key: string]: unknown } = {},
+    options?: RequestOptions,
+  ): Promise<ResultBase> {
+    if (method === "initialize") {
+      throw new McpkitError("UNSUPPORTED", `${method} is sent by connect()`, { details: { method } });
+    }
+    return this.send(method, params, options);
+  }
+}

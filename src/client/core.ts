@@ -1,0 +1,204 @@
+import { McpkitError } from "../jsonrpc/errors.js";
+import type { ResultObject } from "../jsonrpc/pending.js";
+import type { ServerCapabilities } from "../protocol/types/capabilities.js";
+import type { Implementation } from "../protocol/types/common.js";
+import { type Era, LEGACY_VERSION } from "../protocol/versions.js";
+import type { Transport } from "../transports/transport.js";
+import { RpcChannel } from "./channel.js";
+import { Deadline } from "./deadline.js";
+import { answerServerRequest, routeNotification } from "./inbound.js";
+import { negotiate } from "./negotiate.js";
+import { type ClientConfig, checkCount, checkTimeout, resolveClientOptions } from "./options.js";
+import { collectPages, DEFAULT_MAX_ITEMS, DEFAULT_MAX_PAGES } from "./pagination.js";
+import { modernNotificationMeta, paramsForEra } from "./request-params.js";
+import { checkResult } from "./results.js";
+import type { ClientOptions, ConnectionInfo, ListAllOptions, RequestOptions } from "./types.js";
+
+type State = "new" | "connecting" | "connected" | "closed";
+
+/**
+ * The connection engine under {@link Client}: options, the connect ladder, the one-deadline exchange and
+ * close. Operations live in `Client`.
+ */
+export abstract class ClientCore {
+  protected readonly config: ClientConfig;
+  private readonly channel: RpcChannel;
+  private state: State = "new";
+  private info: ConnectionInfo | undefined;
+
+  constructor(options: ClientOptions) {
+    this.config = resolveClientOptions(options);
+    const { logger, onLog, onNotification } = this.config;
+    this.channel = new RpcChannel(this.config.transport, this.config.maxPendingRequests, logger, {
+      notification: (notification) => routeNotification(notification, { onLog, onNotification, logger }),
+      request: (request) => answerServerRequest(request, this.info?.era),
+      closed: () => {
+        this.state = "closed";
+      },
+    });
+  }
+
+  /**
+   * Starts the transport and agrees on an era with the server, all within `connectTimeoutMs` (or until
+   * `signal` aborts). Resolves with what was learned; on failure the transport is closed. Call it once.
+   *
+   * @example
+   * const info = await client.connect({ signal: AbortSignal.timeout(5_000) });
+   * console.log(info.era, info.serverInfo?.name);
+   */
+  async connect(options: { signal?: AbortSignal } = {}): Promise<ConnectionInfo> {
+    if (this.state !== "new") {
+      throw new McpkitError("UNSUPPORTED", "connect() may be called once; create a new Client to reconnect", {
+        details: { state: this.state },
+      });
+    }
+    this.state = "connecting";
+    const deadline = new Deadline({
+      timeoutMs: this.config.connectTimeoutMs,
+      signal: options.signal,
+      what: "connect",
+    });
+    try {
+      await deadline.race(this.channel.start());
+      const info = await negotiate({
+        channel: this.channel,
+        meta: this.config,
+        pinned: this.config.protocolVersion,
+        deadline,
+      });
+      if (this.state !== "connecting") throw new McpkitError("CLOSED", "the client closed during connect");
+      this.info = info;
+      this.state = "connected";
+      return info;
+    } catch (error) {
+      this.state = "closed";
+      await this.channel.close(new McpkitError("CLOSED", "connect failed", { cause: error })).catch(() => {});
+      throw error;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /**
+   * Closes the transport and fails every pending operation with `McpkitError` `CLOSED`. Idempotent; rejects
+   * only when the transport's cleanup failed.
+   *
+   * @example
+   * await client.close();
+   */
+  close(): Promise<void> {
+    this.state = "closed";
+    return this.channel.close(new McpkitError("CLOSED", "the client was closed"));
+  }
+
+  /** What `connect()` learned; undefined before. */
+  get connection(): ConnectionInfo | undefined {
+    return this.info;
+  }
+
+  /** The era the connection is pinned to; undefined before `connect()`. */
+  get era(): Era | undefined {
+    return this.info?.era;
+  }
+
+  /** The agreed version string (`2026-07-28`, `2025-11-25`, `2025-06-18`, ...); undefined before `connect()`. */
+  get protocolVersion(): string | undefined {
+    return this.info?.protocolVersion;
+  }
+
+  /** The server's identity, when it sent one. */
+  get serverInfo(): Implementation | undefined {
+    return this.info?.serverInfo;
+  }
+
+  /** The server's capabilities; undefined before `connect()`. */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.info?.capabilities;
+  }
+
+  /** The server's instructions for the model, when it sent some. */
+  get instructions(): string | undefined {
+    return this.info?.instructions;
+  }
+
+  /** One operation with one deadline: era-shaped params, the exchange, and the result's shape check. */
+  protected async send(
+    method: string,
+    params: { [key: string]: unknown },
+    options: RequestOptions = {},
+  ): Promise<ResultObject> {
+    const era = this.requireConnected();
+    const deadline = new Deadline({
+      timeoutMs: checkTimeout("timeoutMs", options.timeoutMs, this.config.requestTimeoutMs),
+      signal: options.signal,
+      what: method,
+    });
+    try {
+      return await this.exchange(era, method, params, options, deadline);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** Fails with `UNSUPPORTED`, sending nothing, unless the connection is in the 2025-11-25 era. */
+  protected requireLegacy(method: string): void {
+    const era = this.requireConnected();
+    if (era !== LEGACY_VERSION) {
+      throw new McpkitError("UNSUPPORTED", `${method} does not exist in ${era}`, {
+        details: { method, era },
+      });
+    }
+  }
+
+  /** Walks every page of a list method under one deadline and the walk's limits. */
+  protected async collect<T>(method: string, member: string, options: ListAllOptions): Promise<T[]> {
+    const era = this.requireConnected();
+    const limits = {
+      maxPages: checkCount("maxPages", options.maxPages, DEFAULT_MAX_PAGES),
+      maxItems: checkCount("maxItems", options.maxItems, DEFAULT_MAX_ITEMS),
+    };
+    const deadline = new Deadline({
+      timeoutMs: checkTimeout("timeoutMs", options.timeoutMs, this.config.requestTimeoutMs),
+      signal: options.signal,
+      what: `${method} (all pages)`,
+    });
+    const perPage: RequestOptions = options.meta ? { meta: options.meta } : {};
+    try {
+      return await collectPages<T>(member, limits, (cursor) =>
+        this.exchange(era, method, cursor === undefined ? {} : { cursor }, perPage, deadline),
+      );
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  private async exchange(
+    era: Era,
+    method: string,
+    params: { [key: string]: unknown },
+    options: RequestOptions,
+    deadline: Deadline,
+  ): Promise<ResultObject> {
+    const result = await this.channel.request(method, paramsForEra(era, this.config, params, options.meta), {
+      deadline,
+      onProgress: options.onProgress ?? this.config.onProgress,
+      cancelOnAbort: era === LEGACY_VERSION || !cancelsByStream(this.config.transport),
+      cancelMeta: era === LEGACY_VERSION ? undefined : modernNotificationMeta(this.config),
+    });
+    return checkResult(method, result);
+  }
+
+  private requireConnected(): Era {
+    if (this.state === "connected" && this.info) return this.info.era;
+    const message = this.state === "closed" ? "the client is closed" : "the client is not connected";
+    throw new McpkitError("CLOSED", message, { details: { state: this.state } });
+  }
+}
+
+/**
+ * A transport that cancels a request by closing its response stream (2026-07-28 Streamable HTTP) says so with
+ * `cancelsByStream: true`; on all others (stdio, in-process) the client sends `notifications/cancelled`.
+ */
+function cancelsByStream(transport: Transport): boolean {
+  return (transport as { cancelsByStream?: unknown }).cancelsByStream === true;
+}

@@ -1,0 +1,171 @@
+import { ErrorCode } from "../jsonrpc/codes.js";
+import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import { isObject } from "../jsonrpc/message.js";
+import type { ResultObject } from "../jsonrpc/pending.js";
+import { MetaKey } from "../protocol/meta.js";
+import type { ServerCapabilities } from "../protocol/types/capabilities.js";
+import type { Implementation } from "../protocol/types/common.js";
+import { type Era, isLegacyVersion, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
+import type { RpcChannel } from "./channel.js";
+import { Deadline } from "./deadline.js";
+import { type MetaSource, modernMeta } from "./request-params.js";
+import { checkResult } from "./results.js";
+import type { ConnectionInfo } from "./types.js";
+
+/** The longest a discover probe may take when a fallback to `initialize` must still fit in the deadline. */
+export const PROBE_TIMEOUT_MS = 10_000;
+
+/** What the version ladder needs. */
+export interface LadderInput {
+  channel: RpcChannel;
+  meta: MetaSource;
+  /** The pinned era, or undefined to prefer 2026-07-28 and fall back. */
+  pinned: Era | undefined;
+  /** The whole connect deadline. */
+  deadline: Deadline;
+}
+
+type ProbeOutcome = { kind: "modern"; info: ConnectionInfo } | { kind: "legacy" };
+
+/**
+ * Runs the version ladder inside one deadline. Unpinned: `server/discover` first, `initialize` only on a
+ * fallback signal (a JSON-RPC error that is not a recognized 2026 error, -32022 naming a legacy version, or the
+ * probe's own timeout); -32022 naming 2026-07-28 retries discover once. Pinned: that era only.
+ */
+export async function negotiate(input: LadderInput): Promise<ConnectionInfo> {
+  if (input.pinned === LEGACY_VERSION) return initialize(input);
+  const outcome = await discover(input);
+  if (outcome.kind === "modern") return outcome.info;
+  return initialize(input);
+}
+
+async function discover(input: LadderInput): Promise<ProbeOutcome> {
+  const pinned = input.pinned === MODERN_VERSION;
+  for (let attempt = 0; ; attempt++) {
+    const probe = new Deadline({
+      // Unpinned, the probe gets a bounded slice so that the initialize fallback still fits.
+      timeoutMs: pinned
+        ? Number.POSITIVE_INFINITY
+        : Math.min(PROBE_TIMEOUT_MS, input.deadline.remainingMs() / 2),
+      parent: input.deadline,
+      what: "server/discover",
+    });
+    try {
+      const result = await input.channel.request(
+        "server/discover",
+        { _meta: modernMeta(input.meta) },
+        { deadline: probe, cancelOnAbort: false },
+      );
+      return { kind: "modern", info: modernInfo(checkResult("server/discover", result)) };
+    } catch (error) {
+      if (probe.timedOut && !pinned) return { kind: "legacy" };
+      if (!(error instanceof JsonRpcError)) throw error;
+      if (error.code === ErrorCode.UnsupportedProtocolVersion) {
+        const supported = supportedVersions(error);
+        if (supported.includes(MODERN_VERSION) && attempt === 0) continue;
+        if (!pinned && supported.some(isLegacyVersion)) return { kind: "legacy" };
+        throw noCommonVersion(error, "server/discover");
+      }
+      if (isModernError(error)) throw error;
+      if (pinned) {
+        throw new McpkitError("VERSION_NEGOTIATION", `the server does not speak ${MODERN_VERSION}`, {
+          details: { code: error.code, data: error.data },
+          cause: error,
+        });
+      }
+      return { kind: "legacy" };
+    } finally {
+      probe.dispose();
+    }
+  }
+}
+
+async function initialize(input: LadderInput): Promise<ConnectionInfo> {
+  let result: ResultObject;
+  try {
+    result = await input.channel.request(
+      "initialize",
+      {
+        protocolVersion: LEGACY_VERSION,
+        capabilities: input.meta.capabilities,
+        clientInfo: input.meta.clientInfo,
+      },
+      // The 2025 lifecycle forbids cancelling initialize.
+      { deadline: input.deadline, cancelOnAbort: false },
+    );
+  } catch (error) {
+    if (error instanceof JsonRpcError && error.code === ErrorCode.UnsupportedProtocolVersion) {
+      throw noCommonVersion(error, "initialize");
+    }
+    throw error;
+  }
+  checkResult("initialize", result);
+  const version = result.protocolVersion as string;
+  if (!isLegacyVersion(version)) {
+    throw new McpkitError("VERSION_NEGOTIATION", `the server answered initialize with version ${version}`, {
+      details: { requested: LEGACY_VERSION, received: version },
+    });
+  }
+  try {
+    await input.channel.notify("notifications/initialized");
+  } catch (error) {
+    throw new McpkitError("TRANSPORT", "sending notifications/initialized failed", { cause: error });
+  }
+  const info: ConnectionInfo = {
+    era: LEGACY_VERSION,
+    protocolVersion: version,
+    serverInfo: result.serverInfo as Implementation,
+    capabilities: result.capabilities as ServerCapabilities,
+  };
+  if (typeof result.instructions === "string") info.instructions = result.instructions;
+  return info;
+}
+
+function modernInfo(result: ResultObject): ConnectionInfo {
+  const info: ConnectionInfo = {
+    era: MODERN_VERSION,
+    protocolVersion: MODERN_VERSION,
+    capabilities: result.capabilities as ServerCapabilities,
+    supportedVersions: result.supportedVersions as string[],
+  };
+  const serverInfo = isObject(result._meta) ? result._meta[MetaKey.serverInfo] : undefined;
+  if (isObject(serverInfo) && typeof serverInfo.name === "string" && typeof serverInfo.version === "string") {
+    info.serverInfo = serverInfo as Implementation;
+  }
+  if (typeof result.instructions === "string") info.instructions = result.instructions;
+  const cache: NonNullable<ConnectionInfo["cache"]> = {};
+  if (typeof result.ttlMs === "number") cache.ttlMs = result.ttlMs;
+  if (typeof result.cacheScope === "string") cache.cacheScope = result.cacheScope;
+  if (Object.keys(cache).length > 0) info.cache = cache;
+  return info;
+}
+
+/**
+ * True for an error only a 2026-07-28 server sends: -32020..-32022, or -32602 complaining about the request
+ * `_meta`. Such an answer proves the server is modern, so it is never a reason to fall back.
+ */
+export function isModernError(error: JsonRpcError): boolean {
+  if (
+    error.code === ErrorCode.HeaderMismatch ||
+    error.code === ErrorCode.MissingRequiredClientCapability ||
+    error.code === ErrorCode.UnsupportedProtocolVersion
+  ) {
+    return true;
+  }
+  if (error.code !== ErrorCode.InvalidParams) return false;
+  const text = `${error.message} ${error.hasData ? JSON.stringify(error.data) : ""}`;
+  return text.includes("_meta") || text.includes("io.modelcontextprotocol/");
+}
+
+function supportedVersions(error: JsonRpcError): string[] {
+  const data = error.data;
+  if (!isObject(data) || !Array.isArray(data.supported)) return [];
+  return data.supported.filter((v): v is string => typeof v === "string");
+}
+
+function noCommonVersion(error: JsonRpcError, method: string): McpkitError {
+  return new McpkitError("VERSION_NEGOTIATION", `no protocol version in common (${method} answered -32022)`, {
+    details: { method, data: error.data },
+    cause: error,
+  });
+}

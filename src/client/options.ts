@@ -1,0 +1,122 @@
+import { McpkitError } from "../jsonrpc/errors.js";
+import { isObject } from "../jsonrpc/message.js";
+import { DEFAULT_MAX_PENDING } from "../jsonrpc/pending.js";
+import type { ClientCapabilities } from "../protocol/types/capabilities.js";
+import type { Implementation, LoggingLevel } from "../protocol/types/common.js";
+import { LOGGING_LEVELS } from "../protocol/types/common.js";
+import { type Era, isEra } from "../protocol/versions.js";
+import type { Transport } from "../transports/transport.js";
+import type { ClientLogger, ClientOptions } from "./types.js";
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
+
+/** The checked, defaulted form of {@link ClientOptions}. */
+export interface ClientConfig {
+  transport: Transport;
+  clientInfo: Implementation;
+  capabilities: ClientCapabilities;
+  protocolVersion: Era | undefined;
+  requestTimeoutMs: number;
+  connectTimeoutMs: number;
+  maxPendingRequests: number;
+  logLevel: LoggingLevel | undefined;
+  onNotification: ClientOptions["onNotification"];
+  onLog: ClientOptions["onLog"];
+  onProgress: ClientOptions["onProgress"];
+  logger: ClientLogger;
+}
+
+const KNOWN_KEYS: ReadonlySet<string> = new Set([
+  "transport",
+  "clientInfo",
+  "capabilities",
+  "protocolVersion",
+  "requestTimeoutMs",
+  "connectTimeoutMs",
+  "maxPendingRequests",
+  "logLevel",
+  "onNotification",
+  "onLog",
+  "onProgress",
+  "logger",
+]);
+
+const consoleLogger: ClientLogger = {
+  warn: (message, details) => console.warn(`[mcpkit/client] ${message}`, details ?? ""),
+};
+
+/** Checks `new Client(...)` options. Throws `McpkitError` `INVALID_CONFIG` naming the first bad key. */
+export function resolveClientOptions(options: unknown): ClientConfig {
+  if (!isObject(options)) throw invalid("options", "must be an object");
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_KEYS.has(key)) throw invalid(key, "is not a known option");
+  }
+  const transport = options.transport;
+  if (
+    !isObject(transport) ||
+    typeof transport.start !== "function" ||
+    typeof transport.send !== "function" ||
+    typeof transport.close !== "function"
+  ) {
+    throw invalid("transport", "must be a Transport (start, send, close)");
+  }
+  const info = options.clientInfo;
+  if (!isObject(info) || typeof info.name !== "string" || typeof info.version !== "string") {
+    throw invalid("clientInfo", "must be an object with string name and version");
+  }
+  const capabilities = options.capabilities ?? {};
+  if (!isObject(capabilities)) throw invalid("capabilities", "must be an object");
+  const version = options.protocolVersion;
+  if (version !== undefined && !isEra(version)) {
+    throw invalid("protocolVersion", 'must be "2026-07-28" or "2025-11-25"');
+  }
+  const level = options.logLevel;
+  if (level !== undefined && !LOGGING_LEVELS.includes(level as LoggingLevel)) {
+    throw invalid("logLevel", `must be one of ${LOGGING_LEVELS.join(", ")}`);
+  }
+  for (const key of ["onNotification", "onLog", "onProgress"] as const) {
+    if (options[key] !== undefined && typeof options[key] !== "function")
+      throw invalid(key, "must be a function");
+  }
+  const logger = options.logger ?? consoleLogger;
+  if (!isObject(logger) || typeof logger.warn !== "function") {
+    throw invalid("logger", "must have a warn(message, details) method");
+  }
+  return {
+    transport: transport as unknown as Transport,
+    clientInfo: info as Implementation,
+    capabilities: capabilities as ClientCapabilities,
+    protocolVersion: version,
+    requestTimeoutMs: checkTimeout("requestTimeoutMs", options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS),
+    connectTimeoutMs: checkTimeout("connectTimeoutMs", options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS),
+    maxPendingRequests: checkCount("maxPendingRequests", options.maxPendingRequests, DEFAULT_MAX_PENDING),
+    logLevel: level as LoggingLevel | undefined,
+    onNotification: options.onNotification as ClientConfig["onNotification"],
+    onLog: options.onLog as ClientConfig["onLog"],
+    onProgress: options.onProgress as ClientConfig["onProgress"],
+    logger: logger as unknown as ClientLogger,
+  };
+}
+
+/** A timeout in milliseconds: a positive number (`Infinity` allowed), or the fallback when absent. */
+export function checkTimeout(key: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
+    throw invalid(key, "must be a positive number of milliseconds");
+  }
+  return value;
+}
+
+/** A positive integer count, or the fallback when absent. */
+export function checkCount(key: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw invalid(key, "must be a positive integer");
+  }
+  return value;
+}
+
+function invalid(key: string, problem: string): McpkitError {
+  return new McpkitError("INVALID_CONFIG", `${key} ${problem}`, { details: { key } });
+}

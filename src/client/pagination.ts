@@ -1,0 +1,51 @@
+import { McpkitError } from "../jsonrpc/errors.js";
+import type { ResultObject } from "../jsonrpc/pending.js";
+
+export const DEFAULT_MAX_PAGES = 100;
+export const DEFAULT_MAX_ITEMS = 100_000;
+
+/** Bounds of one walk. */
+export interface PageLimits {
+  maxPages: number;
+  maxItems: number;
+}
+
+/**
+ * Follows `nextCursor` from the first page until a page has none, collecting `result[member]`. Throws
+ * `McpkitError` `LIMIT_EXCEEDED` when a cursor repeats (`details.reason` `"repeated_cursor"`), or when more
+ * pages or items would be needed than the limits allow (`details.limit` names it).
+ */
+export async function collectPages<T>(
+  member: string,
+  limits: PageLimits,
+  fetchPage: (cursor: string | undefined) => Promise<ResultObject>,
+): Promise<T[]> {
+  const items: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let pages = 0; ; ) {
+    const page = await fetchPage(cursor);
+    pages++;
+    const found = page[member] as T[];
+    if (items.length + found.length > limits.maxItems) {
+      throw new McpkitError("LIMIT_EXCEEDED", `more than maxItems (${limits.maxItems}) items`, {
+        details: { limit: "maxItems", value: limits.maxItems },
+      });
+    }
+    for (const item of found) items.push(item);
+    const next = page.nextCursor;
+    if (typeof next !== "string") return items;
+    if (seen.has(next)) {
+      throw new McpkitError("LIMIT_EXCEEDED", "the server repeated a pagination cursor", {
+        details: { reason: "repeated_cursor", cursor: next },
+      });
+    }
+    if (pages >= limits.maxPages) {
+      throw new McpkitError("LIMIT_EXCEEDED", `more than maxPages (${limits.maxPages}) pages`, {
+        details: { limit: "maxPages", value: limits.maxPages },
+      });
+    }
+    seen.add(next);
+    cursor = next;
+  }
+}

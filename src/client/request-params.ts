@@ -1,0 +1,58 @@
+import { isObject } from "../jsonrpc/message.js";
+import { MetaKey } from "../protocol/meta.js";
+import { buildRequestMeta } from "../protocol/request-meta.js";
+import type { ClientCapabilities } from "../protocol/types/capabilities.js";
+import type { Implementation, LoggingLevel } from "../protocol/types/common.js";
+import { type Era, MODERN_VERSION } from "../protocol/versions.js";
+
+/** The client facts that go into request metadata. */
+export interface MetaSource {
+  clientInfo: Implementation;
+  capabilities: ClientCapabilities;
+  logLevel: LoggingLevel | undefined;
+}
+
+const MODERN_REQUEST_KEYS: readonly string[] = [
+  MetaKey.protocolVersion,
+  MetaKey.clientInfo,
+  MetaKey.clientCapabilities,
+  MetaKey.logLevel,
+];
+
+/** The full 2026-07-28 request `_meta`: protocol version, client capabilities and info, and the log level. */
+export function modernMeta(source: MetaSource): { [key: string]: unknown } {
+  return buildRequestMeta({
+    clientCapabilities: source.capabilities,
+    clientInfo: source.clientInfo,
+    ...(source.logLevel ? { logLevel: source.logLevel } : {}),
+  });
+}
+
+/**
+ * The `_meta` of a 2026-07-28 client notification (`notifications/cancelled`): the request envelope without
+ * the log level, so that a dual-era server can tell the era of the message itself.
+ */
+export function modernNotificationMeta(source: MetaSource): { [key: string]: unknown } {
+  return buildRequestMeta({ clientCapabilities: source.capabilities, clientInfo: source.clientInfo });
+}
+
+/**
+ * Shapes a request's params for the era. The `_meta` of `params` and the caller's extra keys are merged; in
+ * 2026-07-28 the client's reserved keys are added and win, in 2025-11-25 they are removed so that a legacy peer
+ * never sees 2026 metadata.
+ */
+export function paramsForEra(
+  era: Era,
+  source: MetaSource,
+  params: { [key: string]: unknown },
+  extraMeta: { [key: string]: unknown } | undefined,
+): { [key: string]: unknown } {
+  const given = isObject(params._meta) ? params._meta : undefined;
+  if (era === MODERN_VERSION) {
+    return { ...params, _meta: { ...given, ...extraMeta, ...modernMeta(source) } };
+  }
+  const meta: { [key: string]: unknown } = { ...given, ...extraMeta };
+  for (const key of MODERN_REQUEST_KEYS) delete meta[key];
+  const { _meta: _dropped, ...rest } = params;
+  return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
+}

@@ -1,0 +1,116 @@
+import type { JsonRpcNotification } from "../jsonrpc/message.js";
+import type { ClientCapabilities, ServerCapabilities } from "../protocol/types/capabilities.js";
+import type { CacheHints, Implementation, LoggingLevel } from "../protocol/types/common.js";
+import type { LoggingMessageParams, ProgressParams } from "../protocol/types/lifecycle.js";
+import type { Era } from "../protocol/versions.js";
+import type { Transport } from "../transports/transport.js";
+
+/**
+ * Where the client reports what it drops or survives: malformed or unsolicited messages, and callbacks that
+ * threw. Defaults to `console.warn`.
+ */
+export interface ClientLogger {
+  warn(message: string, details?: { [key: string]: unknown }): void;
+  debug?(message: string, details?: { [key: string]: unknown }): void;
+}
+
+/** A server notification the client has no dedicated callback for (list changes, resource updates, ...). */
+export type ServerNotification = Pick<JsonRpcNotification, "method" | "params">;
+
+/**
+ * Options of `new Client(...)`. Unknown keys and bad values are rejected with `McpkitError` `INVALID_CONFIG`.
+ *
+ * @example
+ * const client = new Client({
+ *   transport,
+ *   clientInfo: { name: "my-app", version: "1.0.0" },
+ *   requestTimeoutMs: 10_000,
+ *   onNotification: (n) => n.method === "notifications/tools/list_changed" && refreshTools(),
+ * });
+ */
+export interface ClientOptions {
+  /** The channel to the server. The client starts it in `connect()` and closes it in `close()`. */
+  transport: Transport;
+  /** Who this client is: `{ name, version }`. */
+  clientInfo: Implementation;
+  /** What this client can do (default `{}`). Sent in every 2026 request and in `initialize`. */
+  capabilities?: ClientCapabilities;
+  /**
+   * Pin one era: `"2026-07-28"` sends only `server/discover` and never falls back; `"2025-11-25"` goes straight
+   * to `initialize` and never emits 2026 metadata. Absent: prefer 2026-07-28, fall back to 2025-11-25.
+   */
+  protocolVersion?: Era;
+  /** The default deadline of one operation, in milliseconds (default 30,000). */
+  requestTimeoutMs?: number;
+  /** The deadline of the whole `connect()`, every negotiation attempt included (default 60,000). */
+  connectTimeoutMs?: number;
+  /** How many requests may await an answer at once (default 1,024). */
+  maxPendingRequests?: number;
+  /** 2026-07-28: the log level sent in every request's `_meta`; without it the server sends no log messages. */
+  logLevel?: LoggingLevel;
+  /** Called for server notifications other than log messages and progress. */
+  onNotification?: (notification: ServerNotification) => void;
+  /** Called for each `notifications/message`. */
+  onLog?: (message: LoggingMessageParams) => void;
+  /**
+   * Receives the progress of every call that has no `onProgress` of its own. When set, every operation asks
+   * the server for progress (a `progressToken` is added).
+   */
+  onProgress?: (progress: ProgressParams) => void;
+  /** Where dropped messages and failing callbacks are reported (default `console.warn`). */
+  logger?: ClientLogger;
+}
+
+/**
+ * Per-call options of every client operation.
+ *
+ * @example
+ * await client.callTool("build", {}, { timeoutMs: 120_000, signal, onProgress: (p) => bar.update(p.progress) });
+ */
+export interface RequestOptions {
+  /** Aborting it rejects the call with `McpkitError` `ABORTED`. */
+  signal?: AbortSignal;
+  /** This call's deadline in milliseconds (default: the client's `requestTimeoutMs`). */
+  timeoutMs?: number;
+  /** Asks the server for progress (a `progressToken` is added) and receives it. */
+  onProgress?: (progress: ProgressParams) => void;
+  /** Extra `_meta` keys such as `traceparent`. Keys the client sets itself win. */
+  meta?: { [key: string]: unknown };
+}
+
+/**
+ * Bounds and deadline of a `listAll*` walk. The deadline covers every page.
+ *
+ * @example
+ * const tools = await client.listAllTools({ maxPages: 20, timeoutMs: 10_000 });
+ */
+export interface ListAllOptions {
+  /** Most pages to fetch (default 100). */
+  maxPages?: number;
+  /** Most items to collect (default 100,000). */
+  maxItems?: number;
+  signal?: AbortSignal;
+  /** The deadline of the whole walk (default: the client's `requestTimeoutMs`). */
+  timeoutMs?: number;
+  /** Extra `_meta` keys sent with every page request. */
+  meta?: { [key: string]: unknown };
+}
+
+/** What `connect()` learned about the server. */
+export interface ConnectionInfo {
+  /** The era the connection is pinned to. */
+  era: Era;
+  /** The version string agreed: `2026-07-28`, or what `initialize` answered (`2025-11-25`, `2025-06-18`, ...). */
+  protocolVersion: string;
+  /** The server's identity; in 2026 read from the discover result's `_meta`, absent when not sent. */
+  serverInfo?: Implementation;
+  capabilities: ServerCapabilities;
+  instructions?: string;
+  /** 2026: the versions `server/discover` listed. */
+  supportedVersions?: string[];
+  /** 2026: the cache hints of the discover result, as received. Nothing is cached. */
+  cache?: Partial<CacheHints>;
+}
+
+/** A 2026-07-28 cacheable result's hints, present as the server sent them (absent from 2025 servers). */
+export type WithCacheHints<T> = T & Partial<CacheHints>;
