@@ -148,12 +148,22 @@ export class ServerBuilder {
       handler.callTool = async ({ name, arguments: args }, context) => {
         const tool = tools.get(name);
         if (!tool) throw invalidParams(`Unknown tool: ${name}`);
+        let result: CallToolResult;
         try {
-          return await tool.callback(args, context);
+          result = await tool.callback(args, context);
         } catch (error) {
           if (error instanceof JsonRpcError) throw error;
           return { content: [{ type: "text", text: toError(error).message }], isError: true };
         }
+        // The spec: a tool that declares an outputSchema must return structured content (unless it failed).
+        if (
+          tool.definition.outputSchema !== undefined &&
+          result.isError !== true &&
+          !("structuredContent" in result)
+        ) {
+          throw new Error(`tool "${name}" declares an outputSchema but returned no structuredContent`);
+        }
+        return result;
       };
     }
     if (resources.size > 0 || templates.length > 0) {

@@ -60,3 +60,31 @@ const LEVEL_RANK: { readonly [level in LoggingLevel]: number } = {
 export function levelAllows(minimum: LoggingLevel, level: LoggingLevel): boolean {
   return LEVEL_RANK[level] >= LEVEL_RANK[minimum];
 }
+
+/**
+ * The `progress` and `log` senders of one request. `token` is the request's progress token (none, no
+ * progress); `logAllowed` says whether a message of a level may go out. Nothing is sent once `signal` fired.
+ */
+export function notificationSenders(
+  token: unknown,
+  logAllowed: (level: LoggingLevel) => boolean,
+  notify: NotificationSink,
+  signal: AbortSignal,
+): Pick<RequestContext, "progress" | "log"> {
+  const hasToken = typeof token === "string" || typeof token === "number";
+  return {
+    async progress(progress, total, message) {
+      if (!hasToken || signal.aborted) return;
+      const params: { [key: string]: unknown } = { progressToken: token, progress };
+      if (total !== undefined) params.total = total;
+      if (message !== undefined) params.message = message;
+      await notify({ jsonrpc: "2.0", method: "notifications/progress", params });
+    },
+    async log(level, data, logger) {
+      if (!logAllowed(level) || signal.aborted) return;
+      const params: { [key: string]: unknown } = { level, data };
+      if (logger !== undefined) params.logger = logger;
+      await notify({ jsonrpc: "2.0", method: "notifications/message", params });
+    },
+  };
+}

@@ -7,7 +7,7 @@ import { projectResult } from "../protocol/projection.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../protocol/types/common.js";
 import { LEGACY_VERSION } from "../protocol/versions.js";
-import { levelAllows, type NotificationSink, type RequestContext } from "./context.js";
+import { levelAllows, type NotificationSink, notificationSenders, type RequestContext } from "./context.js";
 import { invalidParams, methodNotFound } from "./errors.js";
 import type { CallbackExecutor } from "./executor.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
@@ -113,7 +113,6 @@ export class LegacySession {
 
   private context(request: JsonRpcRequest, env: LegacyRequestEnv, signal: AbortSignal): RequestContext {
     const meta = isObject(request.params?._meta) ? request.params._meta : {};
-    const token = meta.progressToken;
     return {
       era: LEGACY_VERSION,
       method: request.method,
@@ -123,20 +122,12 @@ export class LegacySession {
       meta,
       clientCapabilities: this.clientCapabilities,
       clientInfo: this.clientInfo,
-      progress: async (progress, total, message) => {
-        if ((typeof token !== "string" && typeof token !== "number") || signal.aborted) return;
-        const params: { [key: string]: unknown } = { progressToken: token, progress };
-        if (total !== undefined) params.total = total;
-        if (message !== undefined) params.message = message;
-        await this.notify({ jsonrpc: "2.0", method: "notifications/progress", params });
-      },
-      log: async (level, data, logger) => {
-        if (this.logLevel !== undefined && !levelAllows(this.logLevel, level)) return;
-        if (signal.aborted) return;
-        const params: { [key: string]: unknown } = { level, data };
-        if (logger !== undefined) params.logger = logger;
-        await this.notify({ jsonrpc: "2.0", method: "notifications/message", params });
-      },
+      ...notificationSenders(
+        meta.progressToken,
+        (level) => this.logLevel === undefined || levelAllows(this.logLevel, level),
+        this.notify,
+        signal,
+      ),
     };
   }
 }

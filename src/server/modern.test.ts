@@ -158,10 +158,17 @@ describe("2026-07-28 stateless requests", () => {
       expect(result.structuredContent, kind).toEqual(value);
       expect(result["x-extra"]).toEqual({ survives: true });
     }
-    const absent = resultOf(
+    const absent = resultOf(await peer.modern("tools/call", { name: "add", arguments: { a: 1, b: 2 } }));
+    expect(absent).not.toHaveProperty("structuredContent");
+  });
+
+  it("refuses a result without structuredContent from a tool that declares an outputSchema", async () => {
+    server = fixtureServer();
+    const { peer } = await connectRaw(server);
+    const error = errorOf(
       await peer.modern("tools/call", { name: "structured", arguments: { kind: "none" } }),
     );
-    expect(absent).not.toHaveProperty("structuredContent");
+    expect(error).toEqual({ code: -32603, message: "Internal error" });
   });
 
   it("sends tool schemas untouched, $ref and unknown keys included", async () => {

@@ -5,7 +5,7 @@ import { projectResult } from "../protocol/projection.js";
 import { parseRequestMeta, type RequestMeta } from "../protocol/request-meta.js";
 import type { LoggingLevel } from "../protocol/types/common.js";
 import { MODERN_VERSION, SUPPORTED_VERSIONS } from "../protocol/versions.js";
-import { levelAllows, type NotificationSink, type RequestContext } from "./context.js";
+import { levelAllows, type NotificationSink, notificationSenders, type RequestContext } from "./context.js";
 import { methodNotFound } from "./errors.js";
 import type { CallbackExecutor } from "./executor.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
@@ -86,7 +86,6 @@ function modernContext(
   env: ModernRequestEnv,
   signal: AbortSignal,
 ): RequestContext {
-  const token = meta.progressToken;
   const minimum: LoggingLevel | undefined = meta.logLevel;
   return {
     era: MODERN_VERSION,
@@ -97,20 +96,13 @@ function modernContext(
     meta: meta.raw,
     clientCapabilities: meta.clientCapabilities,
     clientInfo: meta.clientInfo,
-    async progress(progress, total, message) {
-      if (token === undefined || signal.aborted) return;
-      const params: { [key: string]: unknown } = { progressToken: token, progress };
-      if (total !== undefined) params.total = total;
-      if (message !== undefined) params.message = message;
-      await env.notify({ jsonrpc: "2.0", method: "notifications/progress", params });
-    },
-    async log(level, data, logger) {
-      // 2026-07-28: no logLevel in the request's meta means no log messages for it.
-      if (minimum === undefined || !levelAllows(minimum, level) || signal.aborted) return;
-      const params: { [key: string]: unknown } = { level, data };
-      if (logger !== undefined) params.logger = logger;
-      await env.notify({ jsonrpc: "2.0", method: "notifications/message", params });
-    },
+    // 2026-07-28: no logLevel in the request's meta means no log messages for it.
+    ...notificationSenders(
+      meta.progressToken,
+      (level) => minimum !== undefined && levelAllows(minimum, level),
+      env.notify,
+      signal,
+    ),
   };
 }
 

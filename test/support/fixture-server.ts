@@ -48,6 +48,7 @@ export function fixtureServer(options: FixtureOptions = {}): Server {
       },
       ({ kind }) => {
         const key = String(kind);
+        // An unknown kind breaks the outputSchema promise on purpose: the server must refuse to send it.
         if (!(key in STRUCTURED_VALUES)) return { content: [{ type: "text", text: "absent" }] };
         return {
           content: [{ type: "text", text: JSON.stringify(STRUCTURED_VALUES[key]) }],
