@@ -16,5 +16,7 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 20_000,
     pool: "forks",
+    // CI also writes a JSON report, from which .ci/run prints the plain "N passed, N failed" line.
+    reporters: process.env.CI ? ["default", ["json", { outputFile: ".vitest-report.json" }]] : ["default"],
   },
 });
