@@ -1,0 +1,104 @@
+import { decodeMessage, encodeMessage } from "../jsonrpc/codec.js";
+import { McpkitError } from "../jsonrpc/errors.js";
+import type { JsonRpcMessage } from "../jsonrpc/message.js";
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/** Byte limits of a newline-delimited JSON-RPC stream. */
+export interface FrameLimits {
+  /** Largest inbound frame, newline excluded. */
+  maxFrameBytes: number;
+  /** Largest amount of received bytes waiting for their newline. */
+  maxPendingBytes: number;
+}
+
+/**
+ * Splits a byte stream into newline-delimited frames (one JSON-RPC message each), bounded in both frame size
+ * and buffered bytes. Limits are checked before bytes are kept, so a peer that never sends a newline costs at
+ * most `maxPendingBytes`. Empty lines are skipped; a trailing `\r` is dropped.
+ */
+export class FrameDecoder {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+
+  constructor(
+    private readonly limits: FrameLimits,
+    private readonly onFrame: (frame: string) => void,
+  ) {}
+
+  /** Bytes received and not yet part of a whole frame. */
+  get buffered(): number {
+    return this.pendingBytes;
+  }
+
+  /** Feeds a chunk. Throws `McpkitError` `MESSAGE_TOO_LARGE` naming the limit a frame or the buffer crossed. */
+  push(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      if (newline < 0) break;
+      const length = this.pendingBytes + (newline - start);
+      if (length > this.limits.maxFrameBytes) throw tooLarge("maxFrameBytes", this.limits.maxFrameBytes);
+      const head = chunk.subarray(start, newline);
+      const frame =
+        this.pendingBytes === 0
+          ? head
+          : Buffer.concat([...this.pending, head], this.pendingBytes + head.length);
+      this.pending = [];
+      this.pendingBytes = 0;
+      start = newline + 1;
+      this.emit(frame);
+    }
+    const rest = chunk.length - start;
+    if (rest === 0) return;
+    if (this.pendingBytes + rest > this.limits.maxFrameBytes) {
+      throw tooLarge("maxFrameBytes", this.limits.maxFrameBytes);
+    }
+    if (this.pendingBytes + rest > this.limits.maxPendingBytes) {
+      throw tooLarge("maxPendingBytes", this.limits.maxPendingBytes);
+    }
+    // Copy: the stream may reuse the chunk's memory.
+    this.pending.push(Buffer.from(chunk.subarray(start)));
+    this.pendingBytes += rest;
+  }
+
+  private emit(frame: Buffer): void {
+    let end = frame.length;
+    if (end > 0 && frame[end - 1] === CARRIAGE_RETURN) end--;
+    if (end === 0) return;
+    let blank = true;
+    for (let i = 0; i < end; i++) {
+      const byte = frame[i];
+      if (byte !== 0x20 && byte !== 0x09) {
+        blank = false;
+        break;
+      }
+    }
+    if (blank) return;
+    this.onFrame(frame.toString("utf8", 0, end));
+  }
+}
+
+/** Decodes one frame; throws the codec's `JsonRpcError` (-32700, -32600) for anything but a JSON-RPC message. */
+export function decodeFrame(frame: string): JsonRpcMessage {
+  return decodeMessage(frame);
+}
+
+/** Encodes one message as a frame (`\n` included); throws `MESSAGE_TOO_LARGE` over `maxBytes`, before any write. */
+export function encodeFrame(message: JsonRpcMessage, maxBytes: number): string {
+  try {
+    return `${encodeMessage(message, maxBytes)}\n`;
+  } catch (error) {
+    if (error instanceof McpkitError && error.code === "MESSAGE_TOO_LARGE") {
+      throw tooLarge("maxOutboundFrameBytes", maxBytes);
+    }
+    throw error;
+  }
+}
+
+function tooLarge(limit: string, bytes: number): McpkitError {
+  return new McpkitError("MESSAGE_TOO_LARGE", `frame exceeds ${limit} (${bytes} bytes)`, {
+    details: { limit: bytes, name: limit },
+  });
+}

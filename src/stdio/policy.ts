@@ -1,0 +1,100 @@
+import { McpkitError } from "../jsonrpc/errors.js";
+
+/** Where a subprocess's stderr goes. */
+export type StderrMode = "ignore" | "capture" | "inherit";
+
+/**
+ * The bounds and trust settings of a stdio connection. Build one with {@link stdioPolicy}; every field is
+ * checked and unknown keys are rejected.
+ */
+export interface StdioSecurityPolicy {
+  /** Largest inbound frame in bytes (default 1,000,000). */
+  readonly maxFrameBytes: number;
+  /** Largest outbound frame in bytes; a larger message fails before anything is written (default 1,000,000). */
+  readonly maxOutboundFrameBytes: number;
+  /** Largest amount of stdout bytes waiting for their newline (default 4,000,000). */
+  readonly maxPendingStdoutBytes: number;
+  /**
+   * `ignore` (default): stderr is discarded. `capture`: kept, bounded by `maxStderrBytes`, and handed only to
+   * an explicit stderr handler, never logged. `inherit`: written to this process's stderr.
+   */
+  readonly stderr: StderrMode;
+  /** Most stderr bytes kept in `capture` mode (default 64,000). */
+  readonly maxStderrBytes: number;
+  /**
+   * `inherit` (default): the child gets this process's environment plus what the caller adds. `replace`: the
+   * child gets only what the caller lists (the gateway preset).
+   */
+  readonly environment: "inherit" | "replace";
+  /** How long a closing child gets after SIGTERM before its process group is killed (default 5,000 ms). */
+  readonly shutdownTimeoutMs: number;
+}
+
+const DEFAULT_POLICY: StdioSecurityPolicy = Object.freeze({
+  maxFrameBytes: 1_000_000,
+  maxOutboundFrameBytes: 1_000_000,
+  maxPendingStdoutBytes: 4_000_000,
+  stderr: "ignore",
+  maxStderrBytes: 64_000,
+  environment: "inherit",
+  shutdownTimeoutMs: 5_000,
+});
+
+/** The named starting points of {@link stdioPolicy}. */
+export const STDIO_PRESETS: { readonly [name in "default" | "gateway"]: StdioSecurityPolicy } = Object.freeze(
+  {
+    default: DEFAULT_POLICY,
+    // A gateway runs commands it does not control: nothing of its own environment leaks to them.
+    gateway: Object.freeze({ ...DEFAULT_POLICY, environment: "replace" as const }),
+  },
+);
+
+/** Input of {@link stdioPolicy}: a preset name and overrides. */
+export type StdioPolicyInput = Partial<StdioSecurityPolicy> & { preset?: "default" | "gateway" };
+
+const SIZE_KEYS = [
+  "maxFrameBytes",
+  "maxOutboundFrameBytes",
+  "maxPendingStdoutBytes",
+  "maxStderrBytes",
+] as const;
+
+/**
+ * Builds a checked, frozen stdio policy from a preset (`default` unless named) and overrides. Throws
+ * `McpkitError` `INVALID_CONFIG` naming the key at fault.
+ *
+ * @example
+ * const policy = stdioPolicy({ preset: "gateway", stderr: "capture", maxFrameBytes: 256_000 });
+ */
+export function stdioPolicy(input: StdioPolicyInput = {}): StdioSecurityPolicy {
+  if (typeof input !== "object" || input === null) throw invalid("policy", "must be an object");
+  const { preset = "default", ...overrides } = input;
+  const base = STDIO_PRESETS[preset];
+  if (!base) throw invalid("preset", 'must be "default" or "gateway"');
+  for (const key of Object.keys(overrides)) {
+    if (!(key in DEFAULT_POLICY)) throw invalid(key, "is not a stdio policy key");
+  }
+  const policy = { ...base, ...definedOnly(overrides) };
+  for (const key of SIZE_KEYS) {
+    if (!Number.isSafeInteger(policy[key]) || policy[key] <= 0)
+      throw invalid(key, "must be a positive integer");
+  }
+  if (!Number.isSafeInteger(policy.shutdownTimeoutMs) || policy.shutdownTimeoutMs < 0) {
+    throw invalid("shutdownTimeoutMs", "must be a non-negative integer");
+  }
+  if (!["ignore", "capture", "inherit"].includes(policy.stderr)) {
+    throw invalid("stderr", 'must be "ignore", "capture" or "inherit"');
+  }
+  if (!["inherit", "replace"].includes(policy.environment)) {
+    throw invalid("environment", 'must be "inherit" or "replace"');
+  }
+  return Object.freeze(policy);
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function invalid(key: string, problem: string): McpkitError {
+  return new McpkitError("INVALID_CONFIG", `stdio policy ${key} ${problem}`, { details: { key } });
+}
