@@ -11,7 +11,12 @@ import type { JsonRpcMessage } from "../../src/jsonrpc/message.js";
 import { createInProcessPair } from "../../src/transports/in-process.js";
 import type { MessageInfo, TransportCloseReason } from "../../src/transports/transport.js";
 import { fixtureServer } from "../support/fixture-server.js";
-import { fromOfficialTransport, toOfficialTransport } from "../support/official-bridge.js";
+import { rejection } from "../support/interop-helpers.js";
+import {
+  fromOfficialTransport,
+  type OfficialTransportLike,
+  toOfficialTransport,
+} from "../support/official-bridge.js";
 import { until } from "../support/until.js";
 import { useWireValidation, WireValidator, wrapTransport } from "../support/validating-transport.js";
 
@@ -19,15 +24,6 @@ useWireValidation();
 
 const PING: JsonRpcMessage = { jsonrpc: "2.0", id: 1, method: "ping" };
 const note = (n: number): JsonRpcMessage => ({ jsonrpc: "2.0", method: "notifications/x", params: { n } });
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error("expected a rejection");
-    },
-    (error: unknown) => error,
-  );
-}
 
 describe("toOfficialTransport", () => {
   it("has the official shape: no sessionId, no stderr/pid, writable callbacks", () => {
@@ -103,52 +99,19 @@ describe("toOfficialTransport", () => {
   });
 });
 
-describe.each([
+/** The official half of a linked pair as its peer sees it: it can also pass `extra` (v1 and v2 both do). */
+interface OfficialPeer {
+  start(): Promise<void>;
+  send(message: JsonRpcMessage, options?: { authInfo?: unknown }): Promise<void>;
+  close(): Promise<void>;
+}
+
+describe.each<{ sdk: string; pair: () => [OfficialTransportLike, OfficialPeer] }>([
   { sdk: "v1", pair: () => V1InMemory.createLinkedPair() },
   { sdk: "v2", pair: () => V2InMemory.createLinkedPair() },
 ])("fromOfficialTransport over the official $sdk in-memory pair", ({ pair }) => {
-  it("delivers asynchronously and in order, never inside the peer's send()", async () => {
-    const [theirs, peer] = pair();
-    const ours = fromOfficialTransport(theirs);
-    const received: unknown[] = [];
-    await ours.start({ message: (m) => received.push(m), close: () => {} });
-    await peer.start();
-    const sending = peer.send(note(1));
-    void peer.send(note(2));
-    // The official pair called our onmessage synchronously; the adapter has not delivered yet.
-    expect(received).toEqual([]);
-    await sending;
-    await until(() => received.length === 2);
-    expect(received).toEqual([note(1), note(2)]);
-  });
-
-  it("maps close: local for ours (once, though the official close fires both sides), remote for the peer's", async () => {
-    const [theirs, peer] = pair();
-    const ours = fromOfficialTransport(theirs);
-    const reasons: TransportCloseReason[] = [];
-    await ours.start({ message: () => {}, close: (r) => reasons.push(r) });
-    await peer.start();
-    await ours.close();
-    await ours.close();
-    expect(reasons).toEqual([{ kind: "local" }]);
-    const error = await rejection(ours.send(PING));
-    expect(error).toBeInstanceOf(McpkitError);
-    expect((error as McpkitError).code).toBe("CLOSED");
-
-    const [theirs2, peer2] = pair();
-    const ours2 = fromOfficialTransport(theirs2);
-    const reasons2: TransportCloseReason[] = [];
-    await ours2.start({ message: () => {}, close: (r) => reasons2.push(r) });
-    await peer2.start();
-    await peer2.close();
-    // Even before the queued end reaches the handlers, a send is refused as CLOSED.
-    const early = await rejection(ours2.send(PING));
-    expect((early as McpkitError).code).toBe("CLOSED");
-    await until(() => reasons2.length === 1);
-    expect(reasons2).toEqual([{ kind: "remote" }]);
-  });
-
-  it("delivers no message after the close, and maps extra.authInfo to info.identity", async () => {
+  /** Our transport over one half of a fresh pair, both started; records what it delivers and how it ends. */
+  async function bridged() {
     const [theirs, peer] = pair();
     const ours = fromOfficialTransport(theirs);
     const seen: Array<{ message: unknown; info: MessageInfo | undefined }> = [];
@@ -158,6 +121,40 @@ describe.each([
       close: (r) => reasons.push(r),
     });
     await peer.start();
+    return { ours, peer, seen, reasons, received: () => seen.map((s) => s.message) };
+  }
+
+  it("delivers asynchronously and in order, never inside the peer's send()", async () => {
+    const { peer, received } = await bridged();
+    const sending = peer.send(note(1));
+    void peer.send(note(2));
+    // The official pair called our onmessage synchronously; the adapter has not delivered yet.
+    expect(received()).toEqual([]);
+    await sending;
+    await until(() => received().length === 2);
+    expect(received()).toEqual([note(1), note(2)]);
+  });
+
+  it("maps close: local for ours (once, though the official close fires both sides), remote for the peer's", async () => {
+    const local = await bridged();
+    await local.ours.close();
+    await local.ours.close();
+    expect(local.reasons).toEqual([{ kind: "local" }]);
+    const error = await rejection(local.ours.send(PING));
+    expect(error).toBeInstanceOf(McpkitError);
+    expect((error as McpkitError).code).toBe("CLOSED");
+
+    const remote = await bridged();
+    await remote.peer.close();
+    // Even before the queued end reaches the handlers, a send is refused as CLOSED.
+    const early = await rejection(remote.ours.send(PING));
+    expect((early as McpkitError).code).toBe("CLOSED");
+    await until(() => remote.reasons.length === 1);
+    expect(remote.reasons).toEqual([{ kind: "remote" }]);
+  });
+
+  it("delivers no message after the close, and maps extra.authInfo to info.identity", async () => {
+    const { peer, seen, reasons } = await bridged();
     const authInfo = { token: "t", clientId: "c", scopes: [] };
     await peer.send(note(1), { authInfo });
     await peer.close();
