@@ -1,0 +1,495 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import type { Readable, Writable } from "node:stream";
+import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import type { JsonRpcMessage } from "../jsonrpc/message.js";
+import type {
+  MessageInfo,
+  Transport,
+  TransportCloseReason,
+  TransportHandlers,
+} from "../transports/transport.js";
+import { cleanupFailed, runCleanup, type StdioCleanupReport, type StdioExit, within } from "./cleanup.js";
+import { decodeFrame, encodeFrame, FrameDecoder } from "./framing.js";
+import { type StdioPolicyInput, type StdioSecurityPolicy, stdioPolicy } from "./policy.js";
+import { type ProcessOps, systemProcessOps } from "./process-tree.js";
+import { type ChildEnvInput, checkDirectory, childEnvironment, resolveCommand } from "./spawn-config.js";
+import { StderrCapture, type StderrHandler } from "./stderr.js";
+
+/** Options of {@link launchStdio}. */
+export interface LaunchStdioOptions {
+  /**
+   * The program: an absolute path, a path holding a `/` (relative to `cwd`), or a bare name looked up on the
+   * `PATH` of `env` (else this process's `PATH`). It runs directly, never through a shell.
+   */
+  command: string;
+  /** Its arguments, passed as they are. */
+  args?: readonly string[];
+  /** Its working directory (default: this process's). */
+  cwd?: string;
+  /**
+   * Variables for the child. With the policy's `environment: "inherit"` they are added to this process's
+   * environment (`undefined` removes one); with `"replace"` they are all the child gets, besides the marker.
+   */
+  env?: ChildEnvInput;
+  /** A {@link stdioPolicy} or its input (default: the `default` preset). */
+  policy?: StdioPolicyInput | StdioSecurityPolicy;
+  /** Where captured stderr goes; required by, and only allowed with, `stderr: "capture"`. */
+  onStderr?: StderrHandler;
+  /** A launch-static identity attached to every message received (`MessageInfo.identity`). */
+  identity?: unknown;
+}
+
+/** A transport to a launched subprocess, with what is known about the process. */
+export interface LaunchedStdio extends Transport {
+  /** The absolute path that was (or will be) run. */
+  readonly command: string;
+  /** The root process id (also its process group id) once started. */
+  readonly pid: number | undefined;
+  /** This launch's cleanup marker, as found in `MCPKIT_STDIO_MARKER` of every process it starts. */
+  readonly marker: string;
+  /** The checked policy in force. */
+  readonly policy: StdioSecurityPolicy;
+  /** How the root process ended, once it has. */
+  readonly exit: StdioExit | undefined;
+  /** What the close sequence did, once it has run. */
+  readonly cleanupReport: StdioCleanupReport | undefined;
+  /** Why the transport ended abnormally (protocol violation, exit, I/O or cleanup failure), if it did. */
+  readonly failure: Error | undefined;
+  /** Captured stderr bytes dropped past `maxStderrBytes`. */
+  readonly droppedStderrBytes: number;
+  /**
+   * Resolves, with the reason `handlers.close` got, once the transport has ended and cleanup has run (or with
+   * the start error when `start()` failed; `handlers.close` is not called then).
+   */
+  readonly closed: Promise<TransportCloseReason>;
+}
+
+/** How long stdout and stderr get to reach end-of-file after cleanup before they are destroyed. */
+const STREAM_END_MS = 1_000;
+/** Most characters of an offending stdout line kept in a protocol error. */
+const PREVIEW_CHARS = 64;
+
+const LAUNCH_KEYS = new Set(["command", "args", "cwd", "env", "policy", "onStderr", "identity"]);
+
+type EndCause =
+  | { kind: "close" }
+  | { kind: "protocol"; error: McpkitError }
+  | { kind: "exit" }
+  | { kind: "io"; error: unknown };
+
+interface Launch {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: { [name: string]: string };
+  marker: string;
+  policy: StdioSecurityPolicy;
+  onStderr: StderrHandler | undefined;
+  info: MessageInfo | undefined;
+}
+
+/**
+ * Prepares an MCP server subprocess and returns the transport to it; `start()` spawns it in its own process
+ * group with a fresh cleanup marker in its environment. Configuration problems (an unknown key, a command not
+ * found, capture without a handler) throw `McpkitError` `INVALID_CONFIG` here, before anything runs; Windows
+ * throws `UNSUPPORTED`.
+ *
+ * @example
+ * const transport = launchStdio({ command: "node", args: ["server.js"], policy: { preset: "gateway" } });
+ * const client = new Client({ transport, clientInfo: { name: "me", version: "1.0.0" } });
+ * await client.connect();
+ */
+export function launchStdio(options: LaunchStdioOptions): LaunchedStdio {
+  return launchWith(options, systemProcessOps);
+}
+
+/** {@link launchStdio} over a given process table (tests use stand-ins). */
+export function launchWith(options: LaunchStdioOptions, ops: ProcessOps): LaunchedStdio {
+  if (ops.platform === "win32") {
+    throw new McpkitError(
+      "UNSUPPORTED",
+      "the stdio launcher needs POSIX process groups; Windows is not supported",
+      {
+        details: { platform: ops.platform },
+      },
+    );
+  }
+  return new StdioProcess(prepare(options), ops);
+}
+
+function prepare(options: LaunchStdioOptions): Launch {
+  if (typeof options !== "object" || options === null) throw invalid("options", "must be an object");
+  for (const key of Object.keys(options)) {
+    if (!LAUNCH_KEYS.has(key)) throw invalid(key, "is not a launch option");
+  }
+  const policy = stdioPolicy((options.policy ?? {}) as StdioPolicyInput);
+  const args = options.args ?? [];
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string" && !arg.includes("\0"))) {
+    throw invalid("args", "must be an array of strings without NUL bytes");
+  }
+  const cwd = checkDirectory(options.cwd ?? process.cwd());
+  const onStderr = options.onStderr;
+  if (onStderr !== undefined && typeof onStderr !== "function") {
+    throw invalid("onStderr", "must be a function");
+  }
+  if (policy.stderr === "capture" && !onStderr) {
+    throw invalid("onStderr", 'is required with stderr "capture": captured stderr goes only to a handler');
+  }
+  if (policy.stderr !== "capture" && onStderr) {
+    throw invalid("onStderr", `needs stderr "capture" (the policy says "${policy.stderr}")`);
+  }
+  const marker = randomUUID();
+  const env = childEnvironment(policy.environment, options.env, marker);
+  const command = resolveCommand(options.command, cwd, options.env?.PATH ?? process.env.PATH);
+  const info = options.identity === undefined ? undefined : { identity: options.identity };
+  return { command, args: [...args], cwd, env, marker, policy, onStderr, info };
+}
+
+class StdioProcess implements LaunchedStdio {
+  private child: ChildProcess | undefined;
+  private handlers: TransportHandlers | undefined;
+  private starting: Promise<void> | undefined;
+  /** What `close()` returns. */
+  private closing: Promise<void> | undefined;
+  /** The close sequence, once begun (by `close()`, a violation, the root's exit or a stdin failure). */
+  private sequence: Promise<void> | undefined;
+  private rootStartTime: number | undefined;
+  private reading = true;
+  private frames = 0;
+  private batch: JsonRpcMessage[] = [];
+  private violation: McpkitError | undefined;
+  private writeTail: Promise<void> = Promise.resolve();
+  private readonly writeStop = new AbortController();
+  private readonly decoder: FrameDecoder;
+  private readonly stderr: StderrCapture | undefined;
+  private exitStatus: StdioExit | undefined;
+  private report: StdioCleanupReport | undefined;
+  private failureError: Error | undefined;
+  private resolveClosed!: (reason: TransportCloseReason) => void;
+  private resolveExited!: (exit: StdioExit) => void;
+  private readonly exited = new Promise<StdioExit>((resolve) => {
+    this.resolveExited = resolve;
+  });
+  readonly closed = new Promise<TransportCloseReason>((resolve) => {
+    this.resolveClosed = resolve;
+  });
+
+  constructor(
+    private readonly launch: Launch,
+    private readonly ops: ProcessOps,
+  ) {
+    const { policy, onStderr } = launch;
+    this.decoder = new FrameDecoder(
+      { maxFrameBytes: policy.maxFrameBytes, maxPendingBytes: policy.maxPendingStdoutBytes },
+      (frame) => this.frame(frame),
+    );
+    this.stderr = onStderr ? new StderrCapture(policy.maxStderrBytes, onStderr) : undefined;
+  }
+
+  get command(): string {
+    return this.launch.command;
+  }
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+  get marker(): string {
+    return this.launch.marker;
+  }
+  get policy(): StdioSecurityPolicy {
+    return this.launch.policy;
+  }
+  get exit(): StdioExit | undefined {
+    return this.exitStatus;
+  }
+  get cleanupReport(): StdioCleanupReport | undefined {
+    return this.report;
+  }
+  get failure(): Error | undefined {
+    return this.failureError;
+  }
+  get droppedStderrBytes(): number {
+    return this.stderr?.dropped ?? 0;
+  }
+
+  start(handlers: TransportHandlers): Promise<void> {
+    if (this.starting || this.closing) {
+      return Promise.reject(new McpkitError("PROTOCOL", "the stdio transport was already started or closed"));
+    }
+    this.handlers = handlers;
+    this.starting = this.spawn();
+    return this.starting;
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (!this.child || this.closing || this.sequence) throw this.notOpen();
+    const frame = encodeFrame(message, this.launch.policy.maxOutboundFrameBytes);
+    const write = this.writeTail.then(() => this.write(frame));
+    this.writeTail = write.catch(() => {});
+    return write;
+  }
+
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
+    if (!this.starting) {
+      this.closing = Promise.resolve();
+      this.resolveClosed({ kind: "local" });
+      return this.closing;
+    }
+    // Closing during start waits for the spawn, so a process that did start is always cleaned up.
+    this.closing = this.starting.then(
+      () => this.end({ kind: "close" }),
+      () => {},
+    );
+    return this.closing;
+  }
+
+  private async spawn(): Promise<void> {
+    const { command, args, cwd, env, policy } = this.launch;
+    let child: ChildProcess;
+    try {
+      child = spawn(command, args, {
+        cwd,
+        env,
+        detached: true,
+        shell: false,
+        windowsHide: true,
+        stdio: ["pipe", "pipe", policy.stderr === "capture" ? "pipe" : policy.stderr],
+      });
+    } catch (error) {
+      throw this.startFailed(error);
+    }
+    child.stdin?.on("error", (error) => void this.end({ kind: "io", error }));
+    child.stdout?.on("data", (chunk: Buffer) => this.receive(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => this.stderr?.push(chunk));
+    child.on("exit", (code, signal) => {
+      this.exitStatus = { code, signal };
+      this.resolveExited(this.exitStatus);
+      if (this.child) void this.end({ kind: "exit" });
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.once("spawn", resolve);
+        child.once("error", reject);
+      });
+    } catch (error) {
+      for (const stream of child.stdio) stream?.destroy();
+      throw this.startFailed(error);
+    }
+    // Later errors (a failed kill) are covered by cleanup's own checks.
+    child.on("error", () => {});
+    this.child = child;
+    // Read now, while the root cannot have been reaped: a pid read after its exit may name another process.
+    if (this.ops.platform === "linux" && child.pid !== undefined) {
+      this.rootStartTime = this.ops.stat(child.pid)?.startTime;
+    }
+  }
+
+  private startFailed(error: unknown): McpkitError {
+    const failure = new McpkitError("TRANSPORT", `could not start ${this.launch.command}`, {
+      details: { command: this.launch.command, code: (error as { code?: unknown } | null)?.code },
+      cause: error,
+    });
+    this.failureError = failure;
+    this.resolveClosed({ kind: "error", error: failure });
+    return failure;
+  }
+
+  private async write(frame: string): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.writeStop.signal.aborted) throw this.notOpen();
+    if (stdin.write(frame)) return;
+    await drained(stdin, this.writeStop.signal, () => this.notOpen());
+  }
+
+  private receive(chunk: Buffer): void {
+    if (!this.reading || this.violation) return;
+    try {
+      this.decoder.push(chunk);
+    } catch (error) {
+      this.violation ??= limitError(error);
+    }
+    const batch = this.batch;
+    this.batch = [];
+    for (const message of batch) {
+      if (!this.reading) break;
+      this.handlers?.message(message, this.launch.info);
+    }
+    if (this.violation && this.reading) void this.end({ kind: "protocol", error: this.violation });
+  }
+
+  private frame(frame: string): void {
+    this.frames++;
+    if (this.violation) return;
+    try {
+      this.batch.push(decodeFrame(frame));
+    } catch (error) {
+      this.violation = notJsonRpc(error, frame, this.frames);
+    }
+  }
+
+  /** The one close sequence, whatever started it; runs once. */
+  private end(cause: EndCause): Promise<void> {
+    if (this.sequence) return this.sequence;
+    const child = this.child;
+    if (!child) return Promise.resolve();
+    // After the root exits on its own, what it wrote before exiting is still delivered.
+    this.reading = cause.kind === "exit";
+    this.writeStop.abort();
+    child.stdin?.end();
+    this.sequence = this.finish(child, cause);
+    // Reported through handlers.close and `failure`; only close() hands the rejection to its caller.
+    this.sequence.catch(() => {});
+    return this.sequence;
+  }
+
+  private async finish(child: ChildProcess, cause: EndCause): Promise<void> {
+    const pid = child.pid as number;
+    const trigger = cause.kind;
+    const report = await runCleanup(
+      {
+        pid,
+        rootStartTime: this.rootStartTime,
+        marker: this.launch.marker,
+        shutdownTimeoutMs: this.launch.policy.shutdownTimeoutMs,
+        rootExited: this.exited,
+        exit: () => this.exitStatus,
+      },
+      this.ops,
+      trigger,
+    );
+    this.report = report;
+    await within(Promise.all([closedStream(child.stdout), closedStream(child.stderr)]), STREAM_END_MS);
+    this.reading = false;
+    for (const stream of child.stdio) stream?.destroy();
+    this.stderr?.end();
+    const closeReason = this.reasonFor(cause);
+    let reported = closeReason;
+    let cleanupError: McpkitError | undefined;
+    if (cleanupFailed(report)) {
+      cleanupError = new McpkitError("TRANSPORT", describeFailure(report), { details: { report } });
+      reported = {
+        kind: "error",
+        error: new McpkitError("CLOSED", `the stdio transport closed and ${describeFailure(report)}`, {
+          details: { closeReason, cleanupError, ...exitDetails(this.exitStatus) },
+          cause: cleanupError,
+        }),
+      };
+    }
+    this.failureError = reported.error;
+    this.resolveClosed(reported);
+    this.handlers?.close(reported);
+    if (cleanupError) throw cleanupError;
+  }
+
+  private reasonFor(cause: EndCause): TransportCloseReason {
+    switch (cause.kind) {
+      case "close":
+        return { kind: "local" };
+      case "protocol":
+        return { kind: "error", error: cause.error };
+      case "exit":
+        return {
+          kind: "remote",
+          error: new McpkitError("CLOSED", `the stdio server ${describeExit(this.exitStatus)}`, {
+            details: exitDetails(this.exitStatus),
+          }),
+        };
+      case "io":
+        return {
+          kind: "error",
+          error: new McpkitError("TRANSPORT", "writing to the stdio server's stdin failed", {
+            details: exitDetails(this.exitStatus),
+            cause: cause.error,
+          }),
+        };
+    }
+  }
+
+  private notOpen(): McpkitError {
+    const state = this.child ? "closed" : "not started";
+    return new McpkitError("CLOSED", `the stdio transport is ${state}`, {
+      ...(this.failureError ? { cause: this.failureError } : {}),
+    });
+  }
+}
+
+function drained(stream: Writable, stop: AbortSignal, closedError: () => Error): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (error?: Error) => {
+      stream.off("drain", onDrain);
+      stream.off("close", onClose);
+      stop.removeEventListener("abort", onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = () => settle();
+    const onClose = () => settle(closedError());
+    stream.on("drain", onDrain);
+    stream.on("close", onClose);
+    stop.addEventListener("abort", onClose);
+    if (stop.aborted) onClose();
+  });
+}
+
+function closedStream(stream: Readable | null | undefined): Promise<void> {
+  if (!stream || stream.destroyed || stream.closed) return Promise.resolve();
+  return new Promise((resolve) => stream.once("close", () => resolve()));
+}
+
+/** The decoder's limit error, named by the policy key (its `maxPendingBytes` is `maxPendingStdoutBytes`). */
+function limitError(error: unknown): McpkitError {
+  if (!(error instanceof McpkitError) || error.code !== "MESSAGE_TOO_LARGE") {
+    return new McpkitError("TRANSPORT", "the stdio server's output could not be read", { cause: error });
+  }
+  const limit = error.details?.limit;
+  const name = error.details?.name === "maxPendingBytes" ? "maxPendingStdoutBytes" : "maxFrameBytes";
+  const what = name === "maxFrameBytes" ? "a stdout frame" : "stdout waiting for a newline";
+  return new McpkitError(
+    "MESSAGE_TOO_LARGE",
+    `the stdio server sent ${what} over ${name} (${String(limit)} bytes)`,
+    {
+      details: { limit, name },
+      cause: error,
+    },
+  );
+}
+
+function notJsonRpc(error: unknown, frame: string, index: number): McpkitError {
+  const reason = error instanceof Error ? error.message : String(error);
+  const preview = frame.length > PREVIEW_CHARS ? `${frame.slice(0, PREVIEW_CHARS)}…` : frame;
+  return new McpkitError(
+    "PROTOCOL",
+    `the stdio server wrote a line that is not a JSON-RPC message (line ${index}: ${reason})`,
+    {
+      details: {
+        line: index,
+        reason,
+        ...(error instanceof JsonRpcError ? { jsonRpcCode: error.code } : {}),
+        preview,
+      },
+      cause: error,
+    },
+  );
+}
+
+function exitDetails(exit: StdioExit | undefined): { exitCode: number | null; signal: string | null } {
+  return { exitCode: exit?.code ?? null, signal: exit?.signal ?? null };
+}
+
+function describeExit(exit: StdioExit | undefined): string {
+  if (!exit) return "ended";
+  if (exit.signal) return `process was killed by ${exit.signal}`;
+  return `process exited with code ${exit.code}`;
+}
+
+function describeFailure(report: StdioCleanupReport): string {
+  const alive = report.survivors;
+  const what =
+    report.rootExit === undefined ? "the root process did not exit" : `${alive.length} process(es)`;
+  return `stdio cleanup failed: ${what} still alive after SIGKILL (pids ${alive.join(", ")})`;
+}
+
+function invalid(key: string, problem: string): McpkitError {
+  return new McpkitError("INVALID_CONFIG", `stdio launch ${key} ${problem}`, { details: { key } });
+}

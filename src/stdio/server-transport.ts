@@ -1,0 +1,362 @@
+import type { Readable, Writable } from "node:stream";
+import { ErrorCode } from "../jsonrpc/codes.js";
+import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import {
+  isObject,
+  isRequest,
+  isResponse,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type RequestId,
+} from "../jsonrpc/message.js";
+import type { Server } from "../server/server.js";
+import type { Transport, TransportCloseReason, TransportHandlers } from "../transports/transport.js";
+import { decodeFrame, encodeFrame, FrameDecoder } from "./framing.js";
+import { type StdioPolicyInput, type StdioSecurityPolicy, stdioPolicy } from "./policy.js";
+
+/** Options of {@link StdioServerTransport}. */
+export interface StdioServerTransportOptions {
+  /** Where frames come from (default `process.stdin`). */
+  input?: Readable;
+  /** Where frames go (default `process.stdout`). Nothing but protocol frames may be written to it. */
+  output?: Writable;
+  /**
+   * Frame limits, as a policy or policy input (see `stdioPolicy`). The server side uses `maxFrameBytes`,
+   * `maxPendingStdoutBytes` (bytes read from the input and still waiting for their newline) and
+   * `maxOutboundFrameBytes`; the launcher-only keys are ignored. Default: the `default` preset.
+   */
+  policy?: StdioPolicyInput | StdioSecurityPolicy;
+  /**
+   * Once the input has ended, how long requests already received get to be answered before the transport
+   * closes (default 5,000 ms; 0 closes at once).
+   */
+  drainTimeoutMs?: number;
+}
+
+type State = "new" | "open" | "draining" | "closed";
+
+/** A write waiting for the output's `drain` event. */
+interface DrainWaiter {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+/**
+ * The server side of the stdio transport: newline-delimited JSON-RPC frames on an input stream
+ * (`process.stdin`) and an output stream (`process.stdout`), bounded by the stdio policy's frame limits.
+ *
+ * - A malformed inbound frame (bad JSON, a non-object, not a JSON-RPC message) is answered with a JSON-RPC error
+ *   response without an id (-32700 or -32600); the connection goes on.
+ * - An inbound frame over `maxFrameBytes`, or more than `maxPendingStdoutBytes` waiting for a newline, closes
+ *   the transport with `McpkitError` `MESSAGE_TOO_LARGE` naming the limit (`details.name`, `details.limit`).
+ * - An outbound message over `maxOutboundFrameBytes` rejects `send()` with `MESSAGE_TOO_LARGE` and is not
+ *   written; when it is a response, the peer gets a -32603 error for that id instead, so it does not wait.
+ * - Output backpressure is respected: while the output has not drained, further writes wait and the input is
+ *   paused.
+ * - When the input ends, requests already received are answered (for up to `drainTimeoutMs`), then the
+ *   transport closes with `{ kind: "remote" }`. An I/O error on either stream closes it with `kind: "error"`.
+ * - At the end (`close()`, the input's end, a failure) it stops reading and writing. It never ends or destroys
+ *   the output (`process.stdout` may still hold frames to flush); an injected input is only paused, while the
+ *   default `process.stdin` is destroyed so that an open stdin does not keep the process alive.
+ *
+ * Only frames ever reach the output: a server on `process.stdout` must log to stderr (`console.error`,
+ * `console.warn`), never `console.log`.
+ *
+ * @example
+ * const transport = new StdioServerTransport();
+ * const connection = await server.connect(transport);
+ * await connection.closed;
+ */
+export class StdioServerTransport implements Transport {
+  private readonly input: Readable;
+  private readonly output: Writable;
+  /** The input is `process.stdin`, taken by default: released (destroyed) at the end. */
+  private readonly ownsInput: boolean;
+  private readonly policy: StdioSecurityPolicy;
+  private readonly drainTimeoutMs: number;
+  private readonly decoder: FrameDecoder;
+  private handlers: TransportHandlers | undefined;
+  private state: State = "new";
+  /** Writes in order: each waits for the one before it. */
+  private writes: Promise<void> = Promise.resolve();
+  private drainWaiter: DrainWaiter | undefined;
+  private drainTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Requests received and not yet answered (by id; a count, for duplicate ids). */
+  private readonly unanswered = new Map<RequestId, number>();
+
+  constructor(options: StdioServerTransportOptions = {}) {
+    this.policy = stdioPolicy((options.policy ?? {}) as StdioPolicyInput);
+    const drain = options.drainTimeoutMs ?? 5_000;
+    if (!Number.isSafeInteger(drain) || drain < 0) {
+      throw new McpkitError("INVALID_CONFIG", "drainTimeoutMs must be a non-negative integer", {
+        details: { key: "drainTimeoutMs" },
+      });
+    }
+    this.drainTimeoutMs = drain;
+    this.ownsInput = options.input === undefined;
+    this.input = options.input ?? process.stdin;
+    this.output = options.output ?? process.stdout;
+    this.decoder = new FrameDecoder(
+      { maxFrameBytes: this.policy.maxFrameBytes, maxPendingBytes: this.policy.maxPendingStdoutBytes },
+      (frame) => this.onFrame(frame),
+    );
+  }
+
+  /** The policy in force (its frame limits are the ones used). */
+  get limits(): StdioSecurityPolicy {
+    return this.policy;
+  }
+
+  async start(handlers: TransportHandlers): Promise<void> {
+    if (this.state !== "new") throw new McpkitError("PROTOCOL", "transport already started");
+    this.handlers = handlers;
+    this.state = "open";
+    this.input.on("data", this.onData);
+    this.input.on("end", this.onInputEnd);
+    this.input.on("close", this.onInputEnd);
+    this.input.on("error", this.onInputError);
+    this.output.on("error", this.onOutputError);
+    this.output.on("close", this.onOutputClose);
+    this.output.on("drain", this.onDrain);
+    if (this.input.readableEnded || this.input.destroyed) queueMicrotask(this.onInputEnd);
+    else this.input.resume();
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (this.state === "closed" || this.state === "new") throw closedError();
+    let frame: string;
+    try {
+      frame = encodeFrame(message, this.policy.maxOutboundFrameBytes);
+    } catch (error) {
+      if (isResponse(message) && message.id !== undefined) {
+        // The peer still gets an answer for that id, so it does not wait for one that never comes.
+        void this.enqueue(unsendableResponse(message.id, error, this.policy.maxOutboundFrameBytes))
+          .catch(() => {})
+          .finally(() => this.answered(message));
+      }
+      throw error;
+    }
+    try {
+      await this.enqueue(frame);
+    } finally {
+      this.answered(message);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.finish({ kind: "local" });
+  }
+
+  // Arrow properties: the same function objects are added and removed as stream listeners.
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    if (this.state !== "open") return;
+    try {
+      this.decoder.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+    } catch (error) {
+      this.finish({ kind: "error", error: inboundLimitError(error) });
+    }
+  };
+
+  private readonly onInputEnd = (): void => {
+    if (this.state !== "open") return;
+    this.state = "draining";
+    this.stopReading();
+    if (this.unanswered.size === 0 || this.drainTimeoutMs === 0) {
+      this.finish({ kind: "remote" });
+      return;
+    }
+    this.drainTimer = setTimeout(() => this.finish({ kind: "remote" }), this.drainTimeoutMs);
+  };
+
+  private readonly onInputError = (error: Error): void => {
+    this.finish({ kind: "error", error: ioError("the input stream failed", error) });
+  };
+
+  private readonly onOutputError = (error: Error): void => {
+    this.finish({ kind: "error", error: ioError("the output stream failed", error) });
+  };
+
+  private readonly onOutputClose = (): void => {
+    this.finish({ kind: "error", error: ioError("the output stream closed") });
+  };
+
+  private readonly onDrain = (): void => {
+    const waiter = this.drainWaiter;
+    this.drainWaiter = undefined;
+    if (this.state === "open") this.input.resume();
+    waiter?.resolve();
+  };
+
+  private onFrame(frame: string): void {
+    // The decoder may hold several frames of one chunk; none is delivered after the end.
+    if (this.state !== "open") return;
+    let message: JsonRpcMessage;
+    try {
+      message = decodeFrame(frame);
+    } catch (error) {
+      const reply =
+        error instanceof JsonRpcError ? error : new JsonRpcError(ErrorCode.ParseError, "Parse error");
+      const response: JsonRpcErrorResponse = { jsonrpc: "2.0", error: reply.toJSON() };
+      void this.enqueue(`${JSON.stringify(response)}\n`).catch(() => {});
+      return;
+    }
+    this.track(message);
+    try {
+      this.handlers?.message(message);
+    } catch (error) {
+      this.finish({
+        kind: "error",
+        error: new McpkitError("TRANSPORT", "the message handler threw", { cause: error }),
+      });
+    }
+  }
+
+  /** Counts requests awaiting an answer; a cancelled request is not waited for. */
+  private track(message: JsonRpcMessage): void {
+    if (isRequest(message)) {
+      this.unanswered.set(message.id, (this.unanswered.get(message.id) ?? 0) + 1);
+    } else if (
+      "method" in message &&
+      message.method === "notifications/cancelled" &&
+      isObject(message.params)
+    ) {
+      const id = message.params.requestId;
+      if (typeof id === "string" || typeof id === "number") this.unanswered.delete(id);
+    }
+  }
+
+  private answered(message: JsonRpcMessage): void {
+    if (!isResponse(message) || message.id === undefined) return;
+    const count = this.unanswered.get(message.id);
+    if (count === undefined) return;
+    if (count > 1) this.unanswered.set(message.id, count - 1);
+    else this.unanswered.delete(message.id);
+    if (this.state === "draining" && this.unanswered.size === 0) this.finish({ kind: "remote" });
+  }
+
+  /** Writes one frame after the frames before it; waits for `drain` when the output is full. */
+  private enqueue(frame: string): Promise<void> {
+    const written = this.writes.then(() => this.write(frame));
+    this.writes = written.catch(() => {});
+    return written;
+  }
+
+  private write(frame: string): Promise<void> {
+    if (this.state === "closed") return Promise.reject(closedError());
+    if (this.output.write(frame)) return Promise.resolve();
+    // Backpressure: read nothing more until the peer has taken what we wrote.
+    if (this.state === "open") this.input.pause();
+    return new Promise((resolve, reject) => {
+      this.drainWaiter = { resolve, reject };
+    });
+  }
+
+  private stopReading(): void {
+    this.input.off("data", this.onData);
+    this.input.pause();
+  }
+
+  private finish(reason: TransportCloseReason): void {
+    if (this.state === "closed") return;
+    this.state = "closed";
+    if (this.drainTimer !== undefined) clearTimeout(this.drainTimer);
+    this.stopReading();
+    this.input.off("end", this.onInputEnd);
+    this.input.off("close", this.onInputEnd);
+    this.output.off("close", this.onOutputClose);
+    this.output.off("drain", this.onDrain);
+    // An unheard stream error would crash the process: one shared no-op listener replaces ours (one per stream,
+    // however many transports come and go on process.stdin/stdout).
+    for (const [stream, listener] of [
+      [this.input, this.onInputError],
+      [this.output, this.onOutputError],
+    ] as const) {
+      if (!stream.listeners("error").includes(ignoreStreamError)) stream.on("error", ignoreStreamError);
+      stream.off("error", listener);
+    }
+    this.unanswered.clear();
+    // An open stdin would keep the process alive (and its peer writing) after the end: release it.
+    if (this.ownsInput) this.input.destroy();
+    const waiter = this.drainWaiter;
+    this.drainWaiter = undefined;
+    waiter?.reject(closedError());
+    this.handlers?.close(reason);
+  }
+}
+
+/** Options of {@link serveStdio}: the transport's, plus a signal that ends serving. */
+export interface ServeStdioOptions extends StdioServerTransportOptions {
+  /** Closes the transport when it fires; `serveStdio` then resolves with `{ kind: "local" }`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Serves `server` on stdin/stdout (or the given streams) until the input ends. Resolves with the close reason
+ * (`remote` when stdin ended, `local` after `signal` fired); rejects with the error when the transport failed
+ * (an oversized frame: `McpkitError` `MESSAGE_TOO_LARGE`; an I/O error: `TRANSPORT`).
+ *
+ * Handlers must log to stderr, never to stdout: stdout carries protocol frames only.
+ *
+ * @example
+ * // server.mjs, launched by an MCP client
+ * await serveStdio(server);
+ */
+export async function serveStdio(
+  server: Server,
+  options: ServeStdioOptions = {},
+): Promise<TransportCloseReason> {
+  const { signal, ...transportOptions } = options;
+  const transport = new StdioServerTransport(transportOptions);
+  const connection = await server.connect(transport);
+  const stop = () => void connection.close();
+  if (signal?.aborted) stop();
+  else signal?.addEventListener("abort", stop, { once: true });
+  const reason = await connection.closed;
+  signal?.removeEventListener("abort", stop);
+  if (reason.kind === "error")
+    throw reason.error ?? new McpkitError("TRANSPORT", "the stdio transport failed");
+  return reason;
+}
+
+/** Keeps a late error on a stream this transport no longer uses from crashing the process. */
+function ignoreStreamError(): void {}
+
+function closedError(): McpkitError {
+  return new McpkitError("CLOSED", "transport is closed");
+}
+
+function ioError(message: string, cause?: Error): McpkitError {
+  return new McpkitError("TRANSPORT", message, cause === undefined ? {} : { cause });
+}
+
+/** The decoder's limit error under the policy key's name (`maxPendingBytes` is `maxPendingStdoutBytes`). */
+function inboundLimitError(error: unknown): Error {
+  if (!(error instanceof McpkitError) || error.code !== "MESSAGE_TOO_LARGE") {
+    return new McpkitError("TRANSPORT", "could not read the input", { cause: error });
+  }
+  const limit = error.details?.limit;
+  const name = error.details?.name === "maxPendingBytes" ? "maxPendingStdoutBytes" : "maxFrameBytes";
+  const what = name === "maxFrameBytes" ? "an inbound frame" : "input waiting for a newline";
+  return new McpkitError("MESSAGE_TOO_LARGE", `${what} exceeds ${name} (${String(limit)} bytes)`, {
+    details: { limit, name },
+    cause: error,
+  });
+}
+
+/** The -32603 answer sent in place of a response that could not be sent (too large, or not encodable). */
+function unsendableResponse(id: RequestId, error: unknown, limit: number): string {
+  const tooLarge = error instanceof McpkitError && error.code === "MESSAGE_TOO_LARGE";
+  const response: JsonRpcErrorResponse = {
+    jsonrpc: "2.0",
+    id,
+    error: tooLarge
+      ? {
+          code: ErrorCode.InternalError,
+          message: `Response exceeds the server's maxOutboundFrameBytes (${limit} bytes)`,
+          data: { reason: "response_too_large", limit },
+        }
+      : { code: ErrorCode.InternalError, message: "Response could not be encoded" },
+  };
+  return `${JSON.stringify(response)}\n`;
+}
