@@ -68,10 +68,10 @@ describe("package shape", () => {
     expect(problems).toEqual([]);
   });
 
-  it("builds entry points whose import graphs stay inside the package", () => {
+  it("builds entry points whose import graphs stay inside the package (plus node: built-ins for Node-only entries)", () => {
     const dist = join(repoRoot, "dist");
     expect(existsSync(dist), "run `npm run build` first (npm test does)").toBe(true);
-    for (const entry of [".", "./server", "./client"]) {
+    for (const entry of [".", "./server", "./client", "./stdio"]) {
       const target = pkg.exports[entry];
       expect(target, entry).toBeDefined();
       if (target === undefined || typeof target === "string") continue;
@@ -84,6 +84,8 @@ describe("package shape", () => {
         expect(existsSync(file), file).toBe(true);
         expect(existsSync(join(repoRoot, target.types)), target.types).toBe(true);
         for (const spec of importsOf(file)) {
+          // Node-only entries may use Node's built-ins, and nothing else from outside.
+          if (entry === "./stdio" && spec.startsWith("node:")) continue;
           expect(spec.startsWith("."), `${relative(repoRoot, file)} imports ${spec}`).toBe(true);
           queue.push(resolve(dirname(file), spec));
         }

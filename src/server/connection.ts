@@ -25,6 +25,7 @@ import { errorResponse } from "./respond.js";
 export class ServerConnection {
   private pinned: Era | undefined;
   private legacy: LegacySession | undefined;
+  private initializing: Promise<void> | undefined;
   private readonly inFlight = new Map<RequestId, AbortController>();
   private isClosed = false;
   private resolveClosed!: (reason: TransportCloseReason) => void;
@@ -103,12 +104,20 @@ export class ServerConnection {
     signal: AbortSignal,
   ): Promise<JsonRpcResponse> {
     const env = { identity: info?.identity, signal };
+    // Requests piped right behind an `initialize` wait for it: its outcome decides their era.
+    if (this.pinned === undefined && this.initializing && request.method !== "initialize")
+      await this.initializing;
     if (this.pinned === LEGACY_VERSION) return this.session().handle(request, env);
     const legacyShaped =
       !hasModernMeta(request) && (request.method === "initialize" || request.method === "ping");
     if (this.pinned === undefined && legacyShaped) {
-      const response = await this.session().handle(request, env);
-      if (request.method === "initialize" && "result" in response) this.pinned = LEGACY_VERSION;
+      const handled = this.session().handle(request, env);
+      if (request.method !== "initialize") return handled;
+      const settled = handled.then(() => undefined);
+      this.initializing = settled;
+      const response = await handled;
+      if (this.initializing === settled) this.initializing = undefined;
+      if ("result" in response) this.pinned = LEGACY_VERSION;
       return response;
     }
     let meta: ReturnType<typeof checkModernRequest>;

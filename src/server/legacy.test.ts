@@ -190,3 +190,18 @@ describe("2025-11-25 projection of 2026-only forms", () => {
     expect(object.structuredContent).toEqual({ nested: { deep: [1, "two", null] } });
   });
 });
+
+describe("requests piped behind initialize", () => {
+  it("are served in the era the initialize settles, not as 2026 traffic", async () => {
+    server = fixtureServer();
+    const { peer } = await connectRaw(server);
+    const init = peer.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "pipe", version: "1" },
+    });
+    const list = peer.request("tools/list");
+    expect(resultOf(await init).protocolVersion).toBe("2025-11-25");
+    expect(resultOf(await list).tools).toBeInstanceOf(Array);
+  });
+});

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { fixtureServer, STRUCTURED_VALUES } from "../../test/support/fixture-server.js";
+import { fixtureLog, fixtureServer, STRUCTURED_VALUES } from "../../test/support/fixture-server.js";
 import { connectRaw, errorOf, modernMeta, resultOf } from "../../test/support/raw-peer.js";
 import { until } from "../../test/support/until.js";
 import { useWireValidation } from "../../test/support/validating-transport.js";
@@ -169,6 +169,9 @@ describe("2026-07-28 stateless requests", () => {
       await peer.modern("tools/call", { name: "structured", arguments: { kind: "none" } }),
     );
     expect(error).toEqual({ code: -32603, message: "Internal error" });
+    expect(fixtureLog.at(-1)?.details).toMatchObject({
+      message: 'tool "structured" declares an outputSchema but returned no structuredContent',
+    });
   });
 
   it("sends tool schemas untouched, $ref and unknown keys included", async () => {

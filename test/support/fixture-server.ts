@@ -15,6 +15,19 @@ export const STRUCTURED_VALUES: { [kind: string]: JsonValue } = {
   object: { nested: { deep: [1, "two", null] } },
 };
 
+/** What the fixture server logged (handler crashes and the like), newest last; tests may inspect it. */
+export const fixtureLog: { level: "warn" | "error"; message: string; details: unknown }[] = [];
+
+const quietLogger = {
+  warn: (message: string, details?: unknown) => record("warn", message, details),
+  error: (message: string, details?: unknown) => record("error", message, details),
+};
+
+function record(level: "warn" | "error", message: string, details: unknown): void {
+  fixtureLog.push({ level, message, details });
+  if (fixtureLog.length > 100) fixtureLog.shift();
+}
+
 /**
  * The server most tests talk to: a few tools, resources, a template and prompts that exercise every method and
  * edge (errors, slow handlers, progress, logging, structured content).
@@ -23,6 +36,7 @@ export function fixtureServer(options: FixtureOptions = {}): Server {
   return new ServerBuilder({
     serverInfo: { name: "fixture", version: "1.2.3" },
     instructions: "Fixture server for mcpkit tests.",
+    logger: quietLogger,
     ...options,
   })
     .tool(
