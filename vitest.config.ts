@@ -10,6 +10,8 @@ export default defineConfig({
       { find: /^mcpkit$/, replacement: src("index.ts") },
       { find: /^mcpkit\/server$/, replacement: src("server/index.ts") },
       { find: /^mcpkit\/client$/, replacement: src("client/index.ts") },
+      { find: /^mcpkit\/http$/, replacement: src("http/index.ts") },
+      { find: /^mcpkit\/node$/, replacement: src("node/index.ts") },
     ],
   },
   test: {

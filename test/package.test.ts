@@ -17,6 +17,9 @@ function walk(dir: string): string[] {
 
 const sources = walk(join(repoRoot, "src")).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
 
+/** Layers that run on Node only and may use its built-ins. */
+const NODE_ONLY_LAYERS = new Set(["stdio", "node"]);
+
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
   return [...text.matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gms)].map((m) => m[1] ?? "");
@@ -45,15 +48,25 @@ describe("package shape", () => {
     expect(long).toEqual([]);
   });
 
-  it("imports only downward: jsonrpc <- protocol <- client | server", () => {
-    const rank: { [layer: string]: number } = { jsonrpc: 0, protocol: 1, server: 2, client: 2 };
+  it("imports only downward: jsonrpc <- protocol <- client | server <- http | stdio <- node", () => {
+    const rank: { [layer: string]: number } = {
+      jsonrpc: 0,
+      protocol: 1,
+      server: 2,
+      client: 2,
+      http: 3,
+      stdio: 3,
+      node: 4,
+    };
     const problems: string[] = [];
     for (const file of sources) {
       const layer = relative(join(repoRoot, "src"), file).split("/")[0] ?? "";
       if (!(layer in rank)) continue;
       for (const spec of importsOf(file)) {
         if (!spec.startsWith(".")) {
-          problems.push(`${relative(repoRoot, file)} imports package ${spec}`);
+          if (!(NODE_ONLY_LAYERS.has(layer) && spec.startsWith("node:"))) {
+            problems.push(`${relative(repoRoot, file)} imports package ${spec}`);
+          }
           continue;
         }
         const target = relative(join(repoRoot, "src"), resolve(dirname(file), spec)).split("/")[0] ?? "";
@@ -71,7 +84,7 @@ describe("package shape", () => {
   it("builds entry points whose import graphs stay inside the package (plus node: built-ins for Node-only entries)", () => {
     const dist = join(repoRoot, "dist");
     expect(existsSync(dist), "run `npm run build` first (npm test does)").toBe(true);
-    for (const entry of [".", "./server", "./client", "./stdio"]) {
+    for (const entry of [".", "./server", "./client", "./http", "./stdio", "./node"]) {
       const target = pkg.exports[entry];
       expect(target, entry).toBeDefined();
       if (target === undefined || typeof target === "string") continue;
@@ -85,7 +98,7 @@ describe("package shape", () => {
         expect(existsSync(join(repoRoot, target.types)), target.types).toBe(true);
         for (const spec of importsOf(file)) {
           // Node-only entries may use Node's built-ins, and nothing else from outside.
-          if (entry === "./stdio" && spec.startsWith("node:")) continue;
+          if ((entry === "./stdio" || entry === "./node") && spec.startsWith("node:")) continue;
           expect(spec.startsWith("."), `${relative(repoRoot, file)} imports ${spec}`).toBe(true);
           queue.push(resolve(dirname(file), spec));
         }

@@ -70,3 +70,80 @@ interface Crypto {
   randomUUID(): string;
 }
 declare var crypto: Crypto;
+
+interface SubtleCrypto {
+  digest(algorithm: string | { name: string }, data: Uint8Array | ArrayBuffer): Promise<ArrayBuffer>;
+}
+interface Crypto {
+  readonly subtle: SubtleCrypto;
+}
+
+// Fetch and streams, as far as the Streamable HTTP handler (src/http) uses them: subsets of the standard shapes.
+
+interface URL {
+  readonly host: string;
+  readonly protocol: string;
+}
+declare var URL: { prototype: URL; new (url: string, base?: string): URL };
+
+interface Headers {
+  get(name: string): string | null;
+  has(name: string): boolean;
+}
+type HeadersInit = [string, string][] | Record<string, string> | Headers;
+declare var Headers: { prototype: Headers; new (init?: HeadersInit): Headers };
+
+interface QueuingStrategy<T> {
+  highWaterMark?: number;
+  size?: (chunk: T) => number;
+}
+interface ReadableStreamDefaultController<R> {
+  readonly desiredSize: number | null;
+  close(): void;
+  enqueue(chunk: R): void;
+  error(reason?: unknown): void;
+}
+interface UnderlyingDefaultSource<R> {
+  start?: (controller: ReadableStreamDefaultController<R>) => void | PromiseLike<void>;
+  pull?: (controller: ReadableStreamDefaultController<R>) => void | PromiseLike<void>;
+  cancel?: (reason?: unknown) => void | PromiseLike<void>;
+}
+type ReadableStreamReadResult<R> = { done: false; value: R } | { done: true; value?: undefined };
+interface ReadableStreamDefaultReader<R> {
+  read(): Promise<ReadableStreamReadResult<R>>;
+  cancel(reason?: unknown): Promise<void>;
+}
+interface ReadableStream<R = unknown> {
+  cancel(reason?: unknown): Promise<void>;
+  getReader(): ReadableStreamDefaultReader<R>;
+}
+declare var ReadableStream: {
+  prototype: ReadableStream;
+  new <R = unknown>(
+    underlyingSource?: UnderlyingDefaultSource<R>,
+    strategy?: QueuingStrategy<R>,
+  ): ReadableStream<R>;
+};
+
+type BodyInit = ReadableStream<Uint8Array> | Uint8Array | string;
+interface Request {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly signal: AbortSignal;
+  readonly body: ReadableStream<Uint8Array> | null;
+}
+declare var Request: { prototype: Request };
+interface ResponseInit {
+  status?: number;
+  headers?: HeadersInit;
+}
+interface Response {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: ReadableStream<Uint8Array> | null;
+}
+declare var Response: {
+  prototype: Response;
+  new (body?: BodyInit | null, init?: ResponseInit): Response;
+};

@@ -18,6 +18,8 @@ import { errorResponse, resultResponse } from "./respond.js";
 export interface LegacyRequestEnv {
   identity?: unknown;
   signal?: AbortSignal;
+  /** Where this request's progress and log notifications go (default: the session's sink). */
+  notify?: NotificationSink;
 }
 
 /**
@@ -125,7 +127,7 @@ export class LegacySession {
       ...notificationSenders(
         meta.progressToken,
         (level) => this.logLevel === undefined || levelAllows(this.logLevel, level),
-        this.notify,
+        env.notify ?? this.notify,
         signal,
       ),
     };

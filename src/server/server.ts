@@ -26,6 +26,7 @@ const LIST_CHANGED = {
 export class Server {
   private readonly executor: CallbackExecutor;
   private readonly connections = new Set<ServerConnection>();
+  private readonly sessionSinks = new Set<NotificationSink>();
 
   /** @internal Use {@link createServer}. */
   constructor(readonly config: ServerConfig) {
@@ -73,13 +74,27 @@ export class Server {
   }
 
   /**
+   * Adds a sink that receives every list-changed notification (the HTTP handler's sessions, which are not
+   * connections). Returns the function that removes it.
+   */
+  addSessionSink(sink: NotificationSink): () => void {
+    this.sessionSinks.add(sink);
+    return () => {
+      this.sessionSinks.delete(sink);
+    };
+  }
+
+  /**
    * Tells every ready 2025-11-25 session that a list changed. Needs `listChanged` for that family in the
    * options; otherwise nothing is sent.
    */
   async notifyListChanged(family: keyof typeof LIST_CHANGED): Promise<void> {
     if (!this.config.capabilities[family]?.listChanged) return;
     const notification: JsonRpcNotification = { jsonrpc: "2.0", method: LIST_CHANGED[family] };
-    await Promise.all([...this.connections].map((c) => c.notifySession(notification)));
+    await Promise.all([
+      ...[...this.connections].map((c) => c.notifySession(notification)),
+      ...[...this.sessionSinks].map((sink) => sink(notification)),
+    ]);
   }
 
   /** Closes every connection. */

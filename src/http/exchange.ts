@@ -1,0 +1,151 @@
+import { utf8Length } from "../jsonrpc/codec.js";
+import { ErrorCode } from "../jsonrpc/codes.js";
+import { McpkitError } from "../jsonrpc/errors.js";
+import type { JsonRpcNotification, JsonRpcResponse } from "../jsonrpc/message.js";
+import type { ServerLogger } from "../server/options.js";
+import type { Clock } from "./clock.js";
+import { emptyResponse, jsonResponse } from "./responses.js";
+import { SSE_HEADERS, SseStream } from "./sse.js";
+
+/** Options of one {@link ResponseExchange}. */
+export interface ExchangeOptions {
+  /** Answer with `application/json` (request-scoped notifications are then dropped). */
+  json: boolean;
+  maxResponseBytes: number;
+  keepAliveMs: number;
+  clock: Clock;
+  /** HTTP status of an answer sent before any stream byte (errors may map to 400/404). */
+  statusOf: (response: JsonRpcResponse) => number;
+  /** Fires when the client goes away (the request's signal). */
+  requestSignal: AbortSignal;
+  logger: ServerLogger;
+}
+
+/**
+ * The HTTP answer to one JSON-RPC request: JSON, or an SSE stream carrying the request's progress and log
+ * notifications, then its response. Nothing is committed until the first notification, the first keepalive or
+ * the response: an answer that comes first is sent alone, with the status its error code calls for. The
+ * response is bounded by `maxResponseBytes` (a notification past it is dropped; a response past it becomes
+ * `-32603` `response_too_large`, with status 500 when nothing was sent yet). When the client closes the stream
+ * (or the request's signal fires), `signal` fires so the handler stops.
+ */
+export class ResponseExchange {
+  /** Fires when the client goes away. */
+  readonly signal: AbortSignal;
+  /** Resolves with the Response to send, as soon as its head is known. */
+  readonly response: Promise<Response>;
+  private readonly controller = new AbortController();
+  private stream: SseStream | undefined;
+  private state: "pending" | "streaming" | "done" = "pending";
+  private resolve!: (response: Response) => void;
+  private firstKeepAlive: unknown;
+  private dropped = false;
+
+  constructor(private readonly options: ExchangeOptions) {
+    this.signal = this.controller.signal;
+    this.response = new Promise((resolve) => {
+      this.resolve = resolve;
+    });
+    const onAbort = () => this.cancel();
+    if (options.requestSignal.aborted) onAbort();
+    else options.requestSignal.addEventListener("abort", onAbort, { once: true });
+    if (!options.json && options.keepAliveMs > 0) {
+      this.firstKeepAlive = options.clock.setTimeout(() => {
+        if (this.state === "pending") this.commit({}).keepalive();
+      }, options.keepAliveMs);
+    }
+  }
+
+  /** Sends a request-scoped notification on the stream (dropped in JSON mode or past the byte limit). */
+  readonly notify = async (notification: JsonRpcNotification): Promise<void> => {
+    if (this.options.json || this.state === "done") return;
+    const json = JSON.stringify(notification);
+    const stream = this.stream ?? this.commit({});
+    if (stream.bytesWritten + SseStream.eventSize(json) > this.options.maxResponseBytes) {
+      if (!this.dropped) this.options.logger.warn("dropped notifications past maxResponseBytes");
+      this.dropped = true;
+      return;
+    }
+    stream.event(json);
+    await stream.drained();
+  };
+
+  /** Sends the final response (with `headers`, when nothing was committed yet) and ends the exchange. */
+  finish(response: JsonRpcResponse, headers: { [name: string]: string } = {}): void {
+    // Already answered, or the client closed the stream: a late answer has nowhere to go.
+    if (this.state === "done") return;
+    this.clearFirstKeepAlive();
+    let json = JSON.stringify(response);
+    let tooLarge = false;
+    const sent = this.stream?.bytesWritten ?? 0;
+    const size = this.options.json ? utf8Length(json) : SseStream.eventSize(json);
+    if (sent + size > this.options.maxResponseBytes) {
+      tooLarge = true;
+      this.options.logger.warn("response exceeds maxResponseBytes", {
+        limit: this.options.maxResponseBytes,
+        size,
+      });
+      json = JSON.stringify(this.tooLarge(response));
+    }
+    if (this.state === "pending") {
+      const status = tooLarge ? 500 : this.options.statusOf(response);
+      if (this.options.json || status !== 200) {
+        this.state = "done";
+        this.resolve(jsonResponse(status, json, headers));
+        return;
+      }
+      this.commit(headers);
+    }
+    this.state = "done";
+    this.stream?.event(json);
+    this.stream?.close();
+  }
+
+  /** Ends the exchange without a response (the client cancelled the request): 202, or the stream just ends. */
+  abandon(): void {
+    if (this.state === "done") return;
+    this.clearFirstKeepAlive();
+    const pending = this.state === "pending";
+    this.state = "done";
+    if (pending) this.resolve(emptyResponse(202));
+    else this.stream?.close();
+  }
+
+  private tooLarge(response: JsonRpcResponse): JsonRpcResponse {
+    const error = {
+      code: ErrorCode.InternalError,
+      message: "Response too large",
+      data: { reason: "response_too_large", limit: this.options.maxResponseBytes },
+    };
+    return response.id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id: response.id, error };
+  }
+
+  private commit(headers: { [name: string]: string }): SseStream {
+    const stream = new SseStream({
+      keepAliveMs: this.options.keepAliveMs,
+      clock: this.options.clock,
+      onCancel: () => this.cancel(),
+    });
+    this.stream = stream;
+    this.state = "streaming";
+    this.clearFirstKeepAlive();
+    this.resolve(new Response(stream.body, { status: 200, headers: { ...SSE_HEADERS, ...headers } }));
+    return stream;
+  }
+
+  private cancel(): void {
+    if (this.controller.signal.aborted) return;
+    this.clearFirstKeepAlive();
+    if (this.state === "streaming") {
+      this.state = "done";
+      this.stream?.close();
+    }
+    this.controller.abort(new McpkitError("ABORTED", "the client closed the response stream"));
+  }
+
+  private clearFirstKeepAlive(): void {
+    if (this.firstKeepAlive === undefined) return;
+    this.options.clock.clearTimeout(this.firstKeepAlive);
+    this.firstKeepAlive = undefined;
+  }
+}

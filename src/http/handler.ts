@@ -1,0 +1,151 @@
+import { ErrorCode } from "../jsonrpc/codes.js";
+import { McpkitError } from "../jsonrpc/errors.js";
+import type { JsonRpcNotification, RequestId } from "../jsonrpc/message.js";
+import { isRequest } from "../jsonrpc/message.js";
+import { McpHeader } from "../protocol/routing-headers.js";
+import { isLegacyVersion } from "../protocol/versions.js";
+import type { Server } from "../server/server.js";
+import { decodeBody, readBody } from "./body.js";
+import { acceptsEventStream, type Endpoint } from "./endpoint.js";
+import { legacyDelete, legacyGet, legacyPost, sendOnSessionStream } from "./legacy.js";
+import { modernPost } from "./modern.js";
+import { buildHttpConfig, type HttpHandlerOptions } from "./options.js";
+import {
+  HttpRefusal,
+  jsonResponse,
+  methodNotAllowed,
+  refusalMessage,
+  refusalResponse,
+  textResponse,
+} from "./responses.js";
+import { SessionManager } from "./sessions.js";
+
+/**
+ * A Web-standard Streamable HTTP endpoint: `(Request) => Promise<Response>`, for any fetch-style runtime (Node
+ * through `mcpkit/node`, Hono, Bun, Deno, Workers). Never rejects: every failure is an HTTP answer.
+ */
+export interface HttpHandler {
+  (request: Request): Promise<Response>;
+  /** Legacy 2025-11-25 sessions open now. */
+  readonly sessionCount: number;
+  /** Closes every legacy session (aborting its requests, ending its GET stream). The handler still serves. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a {@link Server} over Streamable HTTP on one endpoint, both eras: 2026-07-28 stateless POSTs and
+ * 2025-11-25 sessions. The pipeline, in order: Host and Origin (403), the body bounded by `maxBodyBytes`
+ * (413), JSON decode (400 `-32700`), era selection, message shape and `_meta`, routing headers (400 `-32020`),
+ * identity (`authenticate`), `Mcp-Param-*` headers, dispatch. Throws `McpkitError` `INVALID_CONFIG` for bad
+ * options.
+ *
+ * @example
+ * const handler = createHttpHandler(server, { authenticate: (request) => users.verify(request) });
+ * Bun.serve({ fetch: handler }); // or Deno.serve(handler), app.all("/mcp", (c) => handler(c.req.raw)), serve(handler)
+ */
+export function createHttpHandler(server: Server, options: HttpHandlerOptions = {}): HttpHandler {
+  if (typeof server?.handleModern !== "function" || typeof server.createLegacySession !== "function") {
+    throw new McpkitError("INVALID_CONFIG", "createHttpHandler needs an mcpkit Server", {
+      details: { key: "server" },
+    });
+  }
+  const config = buildHttpConfig(options);
+  const logger = server.config.logger;
+  let unsubscribe: (() => void) | undefined;
+  const sessions = new SessionManager(config.sessions, config.clock, (_session, open) => {
+    // Forward list changes only while a session can receive them: an idle handler holds nothing on the server.
+    if (open === 0) {
+      unsubscribe?.();
+      unsubscribe = undefined;
+    }
+  });
+  const broadcast = async (notification: JsonRpcNotification) => {
+    for (const session of sessions.all()) {
+      if (session.legacy.ready) sendOnSessionStream(endpoint, session, notification);
+    }
+  };
+  const endpoint: Endpoint = {
+    server,
+    config,
+    logger,
+    sessions,
+    opened: () => {
+      unsubscribe ??= server.addSessionSink(broadcast);
+    },
+    acceptsSse: (request) => acceptsEventStream(request.headers.get("accept")),
+  };
+
+  const handler = async (request: Request): Promise<Response> => {
+    try {
+      return await route(endpoint, request);
+    } catch (error) {
+      logger.error("the HTTP handler failed", error);
+      return refusalResponse(
+        { status: 500, code: ErrorCode.InternalError, message: "Internal error" },
+        undefined,
+      );
+    }
+  };
+  Object.defineProperty(handler, "sessionCount", { get: () => sessions.size, enumerable: true });
+  return Object.assign(handler, {
+    close: async () => {
+      sessions.closeAll("the handler closed");
+      unsubscribe?.();
+      unsubscribe = undefined;
+    },
+  }) as HttpHandler;
+}
+
+async function route(endpoint: Endpoint, request: Request): Promise<Response> {
+  const { policy, maxBodyBytes } = endpoint.config;
+  // 1. Host and Origin, before anything else reads the request.
+  const url = new URL(request.url);
+  if (!policy.hostAllowed(request.headers.get("host") ?? url.host, url.protocol.replace(/:$/, ""))) {
+    return textResponse(403, "Forbidden: host not allowed");
+  }
+  if (!policy.originAllowed(request.headers.get("origin"))) {
+    return textResponse(403, "Forbidden: origin not allowed");
+  }
+  const headers = request.headers;
+  const legacyHeaders =
+    headers.has(McpHeader.sessionId) || isLegacyVersion(headers.get(McpHeader.protocolVersion)?.trim());
+  const method = request.method.toUpperCase();
+  if (method === "GET" || method === "DELETE") {
+    // 2026-07-28 has neither: no session, no standalone stream.
+    if (!legacyHeaders) return methodNotAllowed("POST");
+    return answer(
+      method === "GET" ? legacyGet(endpoint, request) : legacyDelete(endpoint, request),
+      undefined,
+    );
+  }
+  if (method !== "POST") return methodNotAllowed(legacyHeaders ? "GET, POST, DELETE" : "POST");
+  // 2. The body, bounded while it streams in. 3. JSON decode.
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBody(request, maxBodyBytes);
+  } catch (error) {
+    if (error instanceof HttpRefusal) return refusalResponse(error.refusal, undefined);
+    throw error;
+  }
+  const decoded = decodeBody(bytes);
+  if (!decoded.ok) {
+    return jsonResponse(400, JSON.stringify(refusalMessage(decoded.error.toJSON(), decoded.id)));
+  }
+  // 4. Era: legacy for a legacy version header, a session id, or `initialize` without a version header.
+  const message = decoded.message;
+  const id = isRequest(message) ? message.id : undefined;
+  const legacy =
+    legacyHeaders ||
+    (isRequest(message) && message.method === "initialize" && !headers.has(McpHeader.protocolVersion));
+  return answer(legacy ? legacyPost(endpoint, request, message) : modernPost(endpoint, request, message), id);
+}
+
+/** Turns a refusal thrown by an era flow into its answer, carrying the request id. */
+async function answer(flow: Promise<Response>, id: RequestId | undefined): Promise<Response> {
+  try {
+    return await flow;
+  } catch (error) {
+    if (!(error instanceof HttpRefusal)) throw error;
+    return error.response ?? refusalResponse(error.refusal, id);
+  }
+}

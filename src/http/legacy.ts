@@ -1,0 +1,194 @@
+import { ErrorCode } from "../jsonrpc/codes.js";
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../jsonrpc/message.js";
+import { isObject, isRequest, isResponse } from "../jsonrpc/message.js";
+import { McpHeader } from "../protocol/routing-headers.js";
+import { LEGACY_VERSION } from "../protocol/versions.js";
+import type { Endpoint } from "./endpoint.js";
+import { ResponseExchange } from "./exchange.js";
+import { principalOf, resolveIdentity } from "./identity.js";
+import {
+  emptyResponse,
+  HttpRefusal,
+  jsonResponse,
+  legacyStatus,
+  refusal,
+  textResponse,
+} from "./responses.js";
+import type { HttpSession } from "./sessions.js";
+import { SSE_HEADERS, SseStream } from "./sse.js";
+
+/**
+ * The 2025-11-25 side of the endpoint: `initialize` opens a session (its id minted only once the initialize
+ * succeeded), every later POST, GET and DELETE names it in `Mcp-Session-Id`, carries
+ * `MCP-Protocol-Version: 2025-11-25`, and comes from the principal that opened it.
+ */
+export async function legacyPost(
+  endpoint: Endpoint,
+  request: Request,
+  message: JsonRpcMessage,
+): Promise<Response> {
+  if (isRequest(message) && message.method === "initialize") return initialize(endpoint, request, message);
+  const { session, identity } = await boundSession(endpoint, request);
+  if (isResponse(message)) return emptyResponse(202); // Answers to server requests: nothing asks yet.
+  if (!isRequest(message)) {
+    onNotification(endpoint, session, message);
+    return emptyResponse(202);
+  }
+  if (session.inFlight.has(message.id)) {
+    throw refusal(400, ErrorCode.InvalidRequest, "Invalid Request: duplicate request id");
+  }
+  const exchange = exchangeFor(endpoint, request);
+  // Fires on notifications/cancelled, on the client closing the stream, and when the session closes.
+  const cancel = new AbortController();
+  exchange.signal.addEventListener("abort", () => cancel.abort(exchange.signal.reason), { once: true });
+  session.inFlight.set(message.id, cancel);
+  endpoint.sessions.enter(session);
+  void session.legacy
+    .handle(message, { identity, signal: cancel.signal, notify: exchange.notify })
+    .then((response) => {
+      // A cancelled request gets no response.
+      if (cancel.signal.aborted) exchange.abandon();
+      else exchange.finish(response);
+    })
+    .finally(() => {
+      if (session.inFlight.get(message.id) === cancel) session.inFlight.delete(message.id);
+      endpoint.sessions.leave(session);
+    });
+  return exchange.response;
+}
+
+/** GET: the session's stream of server-to-client messages. One per session; a second one gets 409. */
+export async function legacyGet(endpoint: Endpoint, request: Request): Promise<Response> {
+  const { session } = await boundSession(endpoint, request);
+  if (session.stream && !session.stream.isClosed) {
+    const body = {
+      jsonrpc: "2.0",
+      error: { code: ErrorCode.InvalidRequest, message: "Conflict: this session already has a GET stream" },
+    };
+    return jsonResponse(409, JSON.stringify(body));
+  }
+  const { config, sessions } = endpoint;
+  const stream: SseStream = new SseStream({
+    keepAliveMs: config.keepAliveMs,
+    clock: config.clock,
+    onCancel: () => {
+      if (session.stream === stream) session.stream = undefined;
+      sessions.leave(session);
+    },
+  });
+  session.stream = stream;
+  sessions.enter(session);
+  return new Response(stream.body, { status: 200, headers: { ...SSE_HEADERS } });
+}
+
+/** DELETE: ends the session (its requests are aborted, its stream closed). */
+export async function legacyDelete(endpoint: Endpoint, request: Request): Promise<Response> {
+  const { session } = await boundSession(endpoint, request);
+  endpoint.sessions.close(session, "deleted by the client");
+  return emptyResponse(200);
+}
+
+/**
+ * Sends a session-wide notification (list changed) on the session's GET stream. Without a stream, or when the
+ * client reads too slowly or the event is over `maxResponseBytes`, it is dropped: nothing queues unbounded.
+ */
+export function sendOnSessionStream(
+  endpoint: Endpoint,
+  session: HttpSession,
+  notification: JsonRpcNotification,
+) {
+  const stream = session.stream;
+  if (!stream || stream.isClosed) return;
+  const json = JSON.stringify(notification);
+  if (SseStream.eventSize(json) > endpoint.config.maxResponseBytes || stream.congested) {
+    endpoint.logger.warn("dropped a session notification", { method: notification.method });
+    return;
+  }
+  stream.event(json);
+}
+
+async function initialize(endpoint: Endpoint, request: Request, message: JsonRpcRequest): Promise<Response> {
+  if (request.headers.has(McpHeader.sessionId)) {
+    throw refusal(
+      400,
+      ErrorCode.InvalidRequest,
+      "Invalid Request: initialize opens a session; send no Mcp-Session-Id",
+    );
+  }
+  const { server, config, logger, sessions } = endpoint;
+  const identity = await resolveIdentity(config.authenticate, request, logger);
+  const principal = await principalOf(identity, logger);
+  const reservation = sessions.reserve(principal);
+  if (typeof reservation === "string") {
+    throw refusal(503, ErrorCode.InternalError, "Session capacity reached", { reason: reservation });
+  }
+  let session: HttpSession | undefined;
+  const legacy = server.createLegacySession(async (notification) => {
+    if (session) sendOnSessionStream(endpoint, session, notification);
+  });
+  const exchange = exchangeFor(endpoint, request);
+  let response: Awaited<ReturnType<typeof legacy.handle>>;
+  try {
+    response = await legacy.handle(message, { identity, signal: exchange.signal });
+  } catch (error) {
+    sessions.release(reservation);
+    throw error;
+  }
+  // A failed initialize, or one whose client is gone, publishes nothing.
+  if (!("result" in response) || exchange.signal.aborted) {
+    sessions.release(reservation);
+    exchange.finish(response);
+    return exchange.response;
+  }
+  session = sessions.publish(reservation, legacy);
+  endpoint.opened();
+  exchange.finish(response, { [McpHeader.sessionId.toLowerCase()]: session.id });
+  return exchange.response;
+}
+
+function onNotification(endpoint: Endpoint, session: HttpSession, notification: JsonRpcNotification): void {
+  if (notification.method === "notifications/initialized") {
+    endpoint.sessions.initialized(session);
+  } else if (notification.method === "notifications/cancelled" && isObject(notification.params)) {
+    const id = notification.params.requestId;
+    if (typeof id === "string" || typeof id === "number") session.inFlight.get(id)?.abort();
+  }
+}
+
+/**
+ * The checks of every request after `initialize`, in order: `Mcp-Session-Id` present (400), the session's
+ * version in `MCP-Protocol-Version` (400 `-32022`), identity, the session exists (404 `-32000`), and belongs to
+ * this principal (403).
+ */
+async function boundSession(endpoint: Endpoint, request: Request) {
+  const id = request.headers.get(McpHeader.sessionId)?.trim();
+  if (!id) throw refusal(400, ErrorCode.InvalidRequest, "Invalid Request: Mcp-Session-Id header is required");
+  const version = request.headers.get(McpHeader.protocolVersion)?.trim();
+  if (version !== LEGACY_VERSION) {
+    throw refusal(400, ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
+      supported: [LEGACY_VERSION],
+      requested: version ?? null,
+    });
+  }
+  const identity = await resolveIdentity(endpoint.config.authenticate, request, endpoint.logger);
+  const session = endpoint.sessions.get(id);
+  if (!session) throw refusal(404, ErrorCode.SessionNotFound, "Session not found");
+  const principal = await principalOf(identity, endpoint.logger);
+  if (principal.fingerprint !== session.principal.fingerprint) {
+    throw new HttpRefusal({ status: 403, code: 0, message: "Forbidden" }, textResponse(403, "Forbidden"));
+  }
+  return { session, identity };
+}
+
+function exchangeFor(endpoint: Endpoint, request: Request): ResponseExchange {
+  const { config, logger } = endpoint;
+  return new ResponseExchange({
+    json: config.enableJsonResponse || !endpoint.acceptsSse(request),
+    maxResponseBytes: config.maxResponseBytes,
+    keepAliveMs: config.keepAliveMs,
+    clock: config.clock,
+    statusOf: legacyStatus,
+    requestSignal: request.signal,
+    logger,
+  });
+}

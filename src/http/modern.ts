@@ -1,0 +1,77 @@
+import { ErrorCode } from "../jsonrpc/codes.js";
+import type { JsonRpcMessage, JsonRpcRequest } from "../jsonrpc/message.js";
+import { isObject, isRequest, isResponse } from "../jsonrpc/message.js";
+import type { HeaderParam } from "../protocol/routing-headers.js";
+import { MODERN_VERSION } from "../protocol/versions.js";
+import { errorResponse } from "../server/respond.js";
+import type { Endpoint } from "./endpoint.js";
+import { ResponseExchange } from "./exchange.js";
+import { resolveIdentity } from "./identity.js";
+import { emptyResponse, modernStatus, refusal } from "./responses.js";
+import { checkModernHeaders, checkParamHeaders, resolvedParams } from "./routing.js";
+
+/**
+ * The stateless 2026-07-28 side of the endpoint, after the body is decoded: routing headers, identity,
+ * `Mcp-Param-*` headers, then dispatch through the server (the executor it shares with every transport), its
+ * answer as JSON or an SSE stream. An accepted notification is 202; a response body is refused (a 2026 POST
+ * carries a request or a notification).
+ */
+export async function modernPost(
+  endpoint: Endpoint,
+  request: Request,
+  message: JsonRpcMessage,
+): Promise<Response> {
+  const { server, config, logger } = endpoint;
+  if (isResponse(message)) {
+    throw refusal(
+      400,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: a ${MODERN_VERSION} POST carries a request or a notification`,
+    );
+  }
+  if (!isRequest(message)) {
+    await resolveIdentity(config.authenticate, request, logger);
+    return emptyResponse(202);
+  }
+  checkModernHeaders(message, request.headers);
+  const identity = await resolveIdentity(config.authenticate, request, logger);
+  if (message.method === "tools/call") {
+    const params = await paramsOf(endpoint, message, identity);
+    if (params) checkParamHeaders(params, message.params?.arguments, request.headers);
+  }
+  const exchange = new ResponseExchange({
+    json: config.enableJsonResponse || !endpoint.acceptsSse(request),
+    maxResponseBytes: config.maxResponseBytes,
+    keepAliveMs: config.keepAliveMs,
+    clock: config.clock,
+    statusOf: modernStatus,
+    requestSignal: request.signal,
+    logger,
+  });
+  void server
+    .handleModern(message, { identity, signal: exchange.signal, notify: exchange.notify })
+    .catch((error: unknown) => errorResponse(message.id, error, MODERN_VERSION, logger))
+    .then((response) => exchange.finish(response));
+  return exchange.response;
+}
+
+/** The `x-mcp-header` annotations of the called tool: from the static map, or the resolver. */
+async function paramsOf(
+  endpoint: Endpoint,
+  message: JsonRpcRequest,
+  identity: unknown,
+): Promise<readonly HeaderParam[] | undefined> {
+  const name = message.params?.name;
+  const schemas = endpoint.config.toolSchemas;
+  if (typeof name !== "string" || schemas === undefined) return undefined;
+  if (typeof schemas !== "function") return schemas.get(name);
+  try {
+    const schema = await schemas(name, identity);
+    if (schema === undefined) return undefined;
+    if (!isObject(schema)) throw new Error("toolSchemas resolver returned a non-object schema");
+    return resolvedParams(schema);
+  } catch (error) {
+    endpoint.logger.error("the toolSchemas resolver failed", error);
+    throw refusal(500, ErrorCode.InternalError, "Internal error");
+  }
+}

@@ -1,0 +1,202 @@
+import { McpkitError } from "../jsonrpc/errors.js";
+import { isObject } from "../jsonrpc/message.js";
+import { type HeaderParam, headerParamsOf } from "../protocol/routing-headers.js";
+import { type Clock, isClock, systemClock } from "./clock.js";
+import {
+  compileOriginPolicy,
+  DEFAULT_ALLOWED_HOSTS,
+  DEFAULT_ALLOWED_ORIGINS,
+  type OriginPolicy,
+} from "./origin.js";
+
+/** A tool's input schema, as far as the `Mcp-Param-*` checks read it. */
+export type ToolInputSchema = { readonly [key: string]: unknown };
+
+/**
+ * Finds the input schema of a tool for the `Mcp-Param-*` checks, after identity resolution. Return `undefined`
+ * for a tool you do not know (no header is then checked; the call itself answers for the unknown tool).
+ */
+export type ToolSchemaResolver = (
+  toolName: string,
+  identity: unknown,
+) => ToolInputSchema | undefined | Promise<ToolInputSchema | undefined>;
+
+/**
+ * Decides who sends a request. Return the identity (any value; it reaches `RequestContext.identity` and is
+ * fingerprinted for legacy sessions), `undefined` for an anonymous request, or a `Response` to refuse the
+ * request with it (e.g. 401 with `WWW-Authenticate`). A throw or rejection answers 500 with no detail.
+ */
+export type Authenticate = (request: Request) => unknown | Promise<unknown>;
+
+/** Bounds of the legacy (2025-11-25) sessions of one handler. */
+export interface SessionOptions {
+  /** Open sessions per handler (default 1,024); 503 `session_limit` past it. */
+  maxSessions?: number;
+  /** Open sessions per authenticated identity (default 16); 503 `identity_limit` past it. */
+  maxSessionsPerIdentity?: number;
+  /** A session with no request for this long is closed (default 900,000 ms = 15 min). */
+  idleTimeoutMs?: number;
+  /** A session is closed this long after `initialize`, whatever it does (default 86,400,000 ms = 24 h). */
+  absoluteTimeoutMs?: number;
+  /** A session that has not sent `notifications/initialized` this long after `initialize` is closed (30,000). */
+  initializationTimeoutMs?: number;
+}
+
+/**
+ * Options of {@link createHttpHandler}. Unknown keys are rejected.
+ *
+ * @example
+ * const handler = createHttpHandler(server, {
+ *   allowedHosts: ["mcp.example.com"],
+ *   allowedOrigins: ["https://app.example.com"],
+ *   authenticate: (request) => verifyBearer(request.headers.get("authorization")),
+ * });
+ */
+export interface HttpHandlerOptions {
+  /** Hosts the `Host` header may name (default loopback names, any port). */
+  allowedHosts?: readonly string[];
+  /** Browser origins allowed to call (default `http`/`https` loopback, any port). No `Origin` always passes. */
+  allowedOrigins?: readonly string[];
+  /** Largest request body, counted while it streams in (default 8,000,000 bytes); 413 past it. */
+  maxBodyBytes?: number;
+  /** Largest encoded response (JSON body or SSE stream; per event on a GET stream), default 8,000,000 bytes. */
+  maxResponseBytes?: number;
+  /** Answer requests with `application/json` instead of an SSE stream (default false). */
+  enableJsonResponse?: boolean;
+  /** Interval of SSE keepalive comments (default 15,000 ms; 0 turns them off). */
+  keepAliveMs?: number;
+  /** Resolves the identity of a request (default: every request is anonymous). */
+  authenticate?: Authenticate;
+  /** Tool input schemas for the `Mcp-Param-*` checks: a static map (checked now) or a resolver. */
+  toolSchemas?: { readonly [toolName: string]: ToolInputSchema } | ToolSchemaResolver;
+  /** Bounds of legacy 2025-11-25 sessions. */
+  sessions?: SessionOptions;
+  /** The clock behind expiry and keepalives (tests inject one). */
+  clock?: Clock;
+}
+
+/** The checked, frozen configuration of one handler. */
+export interface HttpConfig {
+  readonly policy: OriginPolicy;
+  readonly maxBodyBytes: number;
+  readonly maxResponseBytes: number;
+  readonly enableJsonResponse: boolean;
+  readonly keepAliveMs: number;
+  readonly authenticate: Authenticate | undefined;
+  /** Static schemas, their annotations compiled; or the resolver. */
+  readonly toolSchemas: ReadonlyMap<string, readonly HeaderParam[]> | ToolSchemaResolver | undefined;
+  readonly sessions: Readonly<Required<SessionOptions>>;
+  readonly clock: Clock;
+}
+
+const OPTION_KEYS = new Set([
+  "allowedHosts",
+  "allowedOrigins",
+  "maxBodyBytes",
+  "maxResponseBytes",
+  "enableJsonResponse",
+  "keepAliveMs",
+  "authenticate",
+  "toolSchemas",
+  "sessions",
+  "clock",
+]);
+
+const SESSION_DEFAULTS: Required<SessionOptions> = {
+  maxSessions: 1024,
+  maxSessionsPerIdentity: 16,
+  idleTimeoutMs: 15 * 60_000,
+  absoluteTimeoutMs: 24 * 60 * 60_000,
+  initializationTimeoutMs: 30_000,
+};
+
+/** Checks options and freezes them. Throws `McpkitError` `INVALID_CONFIG` naming the faulty key. */
+export function buildHttpConfig(options: HttpHandlerOptions): HttpConfig {
+  if (!isObject(options as unknown)) throw invalid("options", "must be an object");
+  for (const key of Object.keys(options)) if (!OPTION_KEYS.has(key)) throw invalid(key, "is not an option");
+  const hosts = stringList("allowedHosts", options.allowedHosts, DEFAULT_ALLOWED_HOSTS);
+  const origins = stringList("allowedOrigins", options.allowedOrigins, DEFAULT_ALLOWED_ORIGINS);
+  let policy: OriginPolicy;
+  try {
+    policy = compileOriginPolicy(hosts, origins);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const key = message.startsWith("allowedHosts") ? "allowedHosts" : "allowedOrigins";
+    throw new McpkitError("INVALID_CONFIG", `http option ${message}`, { details: { key } });
+  }
+  if (options.authenticate !== undefined && typeof options.authenticate !== "function") {
+    throw invalid("authenticate", "must be a function");
+  }
+  if (options.enableJsonResponse !== undefined && typeof options.enableJsonResponse !== "boolean") {
+    throw invalid("enableJsonResponse", "must be a boolean");
+  }
+  if (options.clock !== undefined && !isClock(options.clock)) {
+    throw invalid("clock", "must have now, setTimeout and clearTimeout");
+  }
+  return Object.freeze({
+    policy,
+    maxBodyBytes: positive("maxBodyBytes", options.maxBodyBytes, 8_000_000),
+    maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, 8_000_000),
+    enableJsonResponse: options.enableJsonResponse ?? false,
+    keepAliveMs: nonNegative("keepAliveMs", options.keepAliveMs, 15_000),
+    authenticate: options.authenticate,
+    toolSchemas: checkToolSchemas(options.toolSchemas),
+    sessions: checkSessions(options.sessions),
+    clock: options.clock ?? systemClock,
+  });
+}
+
+function checkToolSchemas(
+  schemas: HttpHandlerOptions["toolSchemas"],
+): ReadonlyMap<string, readonly HeaderParam[]> | ToolSchemaResolver | undefined {
+  if (schemas === undefined || typeof schemas === "function") return schemas;
+  if (!isObject(schemas as unknown))
+    throw invalid("toolSchemas", "must be a map of tool names to schemas, or a function");
+  const compiled = new Map<string, readonly HeaderParam[]>();
+  for (const [name, schema] of Object.entries(schemas)) {
+    const result = headerParamsOf(schema);
+    if (!result.ok) throw invalid(`toolSchemas["${name}"]`, `is invalid: ${result.problem}`);
+    compiled.set(name, Object.freeze(result.params));
+  }
+  return compiled;
+}
+
+function checkSessions(sessions: SessionOptions | undefined): Readonly<Required<SessionOptions>> {
+  if (sessions === undefined) return Object.freeze({ ...SESSION_DEFAULTS });
+  if (!isObject(sessions as unknown)) throw invalid("sessions", "must be an object");
+  const out = { ...SESSION_DEFAULTS };
+  for (const key of Object.keys(sessions)) {
+    if (!(key in SESSION_DEFAULTS)) throw invalid(`sessions.${key}`, "is not an option");
+    const name = key as keyof SessionOptions;
+    out[name] = positive(`sessions.${key}`, sessions[name], SESSION_DEFAULTS[name]);
+  }
+  return Object.freeze(out);
+}
+
+function stringList(
+  key: string,
+  value: readonly string[] | undefined,
+  fallback: readonly string[],
+): string[] {
+  if (value === undefined) return [...fallback];
+  if (!Array.isArray(value) || !value.every((entry) => typeof entry === "string")) {
+    throw invalid(key, "must be an array of strings");
+  }
+  return [...value];
+}
+
+function positive(key: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) throw invalid(key, "must be a positive integer");
+  return value;
+}
+
+function nonNegative(key: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) throw invalid(key, "must be a non-negative integer");
+  return value;
+}
+
+function invalid(key: string, problem: string): McpkitError {
+  return new McpkitError("INVALID_CONFIG", `http option ${key} ${problem}`, { details: { key } });
+}

@@ -1,0 +1,100 @@
+import { ErrorCode } from "../jsonrpc/codes.js";
+import type { JsonRpcErrorResponse, JsonRpcResponse, RequestId } from "../jsonrpc/message.js";
+
+/** The status, JSON-RPC code and message of a request the pipeline refuses before dispatch. */
+export interface Refusal {
+  readonly status: number;
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** Thrown inside the pipeline to answer with a JSON-RPC error before dispatch. */
+export class HttpRefusal extends Error {
+  constructor(
+    readonly refusal: Refusal,
+    /** A ready response to send instead (the `authenticate` hook refused with its own). */
+    readonly response?: Response,
+  ) {
+    super(refusal.message);
+    this.name = "HttpRefusal";
+  }
+}
+
+/** Builds a refusal; `data` is left out when `undefined`. */
+export function refusal(status: number, code: number, message: string, data?: unknown): HttpRefusal {
+  return new HttpRefusal(data === undefined ? { status, code, message } : { status, code, message, data });
+}
+
+/** `400 -32020`: a routing header is missing, undecodable or does not match the body. */
+export function headerMismatch(message: string, header: string): HttpRefusal {
+  return refusal(400, ErrorCode.HeaderMismatch, `Header mismatch: ${message}`, { header });
+}
+
+/** The JSON-RPC error response of a refusal, carrying the request's id when it had one. */
+export function refusalMessage(
+  refused: { code: number; message: string; data?: unknown },
+  id: RequestId | undefined,
+): JsonRpcErrorResponse {
+  const error: JsonRpcErrorResponse["error"] = { code: refused.code, message: refused.message };
+  if (refused.data !== undefined) error.data = refused.data;
+  return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
+}
+
+/** A JSON body response. */
+export function jsonResponse(
+  status: number,
+  body: string,
+  headers: { [name: string]: string } = {},
+): Response {
+  return new Response(body, { status, headers: { "content-type": "application/json", ...headers } });
+}
+
+/** A JSON-RPC error response for a refusal. */
+export function refusalResponse(refused: Refusal, id: RequestId | undefined): Response {
+  return jsonResponse(refused.status, JSON.stringify(refusalMessage(refused, id)));
+}
+
+/** A plain-text response (403s carry no JSON-RPC body). */
+export function textResponse(
+  status: number,
+  text: string,
+  headers: { [name: string]: string } = {},
+): Response {
+  return new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
+}
+
+/** A response with no body (202 for an accepted notification, 200 for a session DELETE). */
+export function emptyResponse(status: number, headers: { [name: string]: string } = {}): Response {
+  return new Response(null, { status, headers });
+}
+
+/** `405` naming the methods this endpoint accepts in the request's era. */
+export function methodNotAllowed(allow: string): Response {
+  return textResponse(405, "Method Not Allowed", { allow });
+}
+
+const BAD_REQUEST_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.ParseError,
+  ErrorCode.InvalidRequest,
+  ErrorCode.InvalidParams,
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+]);
+
+/**
+ * The HTTP status of a 2026-07-28 answer sent before any stream byte: 404 for `-32601`, 400 for the request
+ * errors the spec ties to 400 (parse, invalid request or params, header mismatch, missing capability,
+ * unsupported version), 200 for a result or any other error.
+ */
+export function modernStatus(response: JsonRpcResponse): number {
+  if (!("error" in response)) return 200;
+  if (response.error.code === ErrorCode.MethodNotFound) return 404;
+  return BAD_REQUEST_CODES.has(response.error.code) ? 400 : 200;
+}
+
+/** 2025-11-25 answers from dispatch always travel with 200 (its clients read errors only from a 2xx body). */
+export function legacyStatus(): number {
+  return 200;
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { ManualClock } from "../../test/support/manual-clock.js";
+import type { LegacySession } from "../server/legacy.js";
+import type { Principal } from "./identity.js";
+import { mintSessionId, type Reservation, SessionManager } from "./sessions.js";
+
+const LIMITS = {
+  maxSessions: 3,
+  maxSessionsPerIdentity: 2,
+  idleTimeoutMs: 1_000,
+  absoluteTimeoutMs: 10_000,
+  initializationTimeoutMs: 500,
+};
+const alice: Principal = { fingerprint: "alice", anonymous: false };
+const bob: Principal = { fingerprint: "bob", anonymous: false };
+const anonymous: Principal = { fingerprint: "anonymous", anonymous: true };
+
+/** A stand-in LegacySession: only readiness matters to the manager. */
+function fakeLegacy(ready = true): LegacySession {
+  const state = { ready };
+  return {
+    get ready() {
+      return state.ready;
+    },
+    markInitialized() {
+      state.ready = true;
+    },
+  } as unknown as LegacySession;
+}
+
+function setup() {
+  const clock = new ManualClock();
+  const closed: string[] = [];
+  const manager = new SessionManager(LIMITS, clock, (session) => closed.push(session.id));
+  const open = (principal: Principal, ready = true) => {
+    const reservation = manager.reserve(principal);
+    if (typeof reservation === "string") throw new Error(reservation);
+    return manager.publish(reservation, fakeLegacy(ready));
+  };
+  return { clock, closed, manager, open };
+}
+
+describe("SessionManager", () => {
+  it("mints 128-bit hex ids, all different", () => {
+    const ids = new Set(Array.from({ length: 200 }, mintSessionId));
+    expect(ids.size).toBe(200);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("bounds sessions per identity and per endpoint; anonymous sessions count only per endpoint", () => {
+    const { manager, open } = setup();
+    open(alice);
+    open(alice);
+    expect(manager.reserve(alice)).toBe("identity_limit");
+    open(bob);
+    expect(manager.reserve(bob)).toBe("session_limit");
+    expect(manager.reserve(anonymous)).toBe("session_limit");
+    expect(manager.size).toBe(3);
+  });
+
+  it("counts reservations in flight, and a released one frees its slot", () => {
+    const { manager, open } = setup();
+    const first = manager.reserve(alice) as Reservation;
+    const second = manager.reserve(alice) as Reservation;
+    expect(manager.reserve(alice)).toBe("identity_limit");
+    manager.release(first);
+    manager.release(first);
+    expect(manager.size).toBe(0);
+    open(alice);
+    manager.release(second);
+    open(anonymous);
+    open(anonymous);
+    expect(manager.reserve(anonymous)).toBe("session_limit");
+  });
+
+  it("closes a session idle past the idle timeout, not one that is busy", () => {
+    const { clock, closed, manager, open } = setup();
+    const idle = open(alice);
+    const busy = open(bob);
+    manager.enter(busy);
+    clock.advance(999);
+    expect(closed).toEqual([]);
+    clock.advance(1);
+    expect(closed).toEqual([idle.id]);
+    expect(manager.get(idle.id)).toBeUndefined();
+    clock.advance(5_000);
+    expect(manager.get(busy.id)).toBe(busy);
+    manager.leave(busy);
+    clock.advance(999);
+    expect(manager.get(busy.id)).toBe(busy);
+    clock.advance(1);
+    expect(closed).toEqual([idle.id, busy.id]);
+  });
+
+  it("closes any session at its absolute timeout", () => {
+    const { clock, closed, manager, open } = setup();
+    const session = open(alice);
+    manager.enter(session);
+    clock.advance(9_999);
+    expect(closed).toEqual([]);
+    clock.advance(1);
+    expect(closed).toEqual([session.id]);
+    expect(session.closed).toBe(true);
+  });
+
+  it("closes a session that never sends notifications/initialized", () => {
+    const { clock, closed, manager, open } = setup();
+    const late = open(alice, false);
+    const prompt = open(bob, false);
+    manager.enter(late);
+    manager.initialized(prompt);
+    clock.advance(500);
+    expect(closed).toEqual([late.id]);
+    expect(manager.get(prompt.id)).toBe(prompt);
+  });
+
+  it("closing aborts the session's requests, frees its identity slot and leaves no timer behind", () => {
+    const { clock, manager, open } = setup();
+    const session = open(alice);
+    open(alice);
+    const request = new AbortController();
+    session.inFlight.set(1, request);
+    manager.close(session, "test");
+    manager.close(session, "again");
+    expect(request.signal.aborted).toBe(true);
+    expect(manager.reserve(alice)).not.toBe("identity_limit");
+    manager.closeAll("end");
+    expect(manager.size).toBe(0);
+    expect(clock.pending).toBe(0);
+  });
+});

@@ -1,0 +1,184 @@
+import { McpkitError } from "../jsonrpc/errors.js";
+import type { RequestId } from "../jsonrpc/message.js";
+import type { LegacySession } from "../server/legacy.js";
+import type { Clock } from "./clock.js";
+import type { Principal } from "./identity.js";
+import type { SessionOptions } from "./options.js";
+import type { SseStream } from "./sse.js";
+
+/** Why a session could not be opened (the 503's `data.reason`). */
+export type CapacityReason = "session_limit" | "identity_limit";
+
+/** A slot taken before `initialize` runs; published as a session or released. */
+export interface Reservation {
+  readonly principal: Principal;
+  settled: boolean;
+}
+
+/** One legacy 2025-11-25 session over HTTP. */
+export class HttpSession {
+  /** Requests in flight, by JSON-RPC id (for `notifications/cancelled` and duplicate ids). */
+  readonly inFlight = new Map<RequestId, AbortController>();
+  /** The GET stream of server-to-client messages, while open (at most one). */
+  stream: SseStream | undefined;
+  /** Open requests plus the GET stream: a busy session is never idle. */
+  busy = 0;
+  lastActive: number;
+  timer: unknown;
+  closed = false;
+
+  constructor(
+    readonly id: string,
+    readonly principal: Principal,
+    readonly legacy: LegacySession,
+    readonly createdAt: number,
+  ) {
+    this.lastActive = createdAt;
+  }
+}
+
+/**
+ * The legacy sessions of one handler: bounded per endpoint and per identity (anonymous sessions count only
+ * against the endpoint), each closed when idle, past its absolute lifetime, or still not initialized after the
+ * initialization timeout. Capacity is reserved before `initialize` runs (synchronously, so two concurrent
+ * initializes cannot both take the last slot); a failed initialize releases it and publishes nothing. Expiry
+ * runs on one timer per session, set to its nearest deadline, through the clock (unref'd by default).
+ */
+export class SessionManager {
+  private readonly sessions = new Map<string, HttpSession>();
+  private readonly perIdentity = new Map<string, number>();
+  private reserved = 0;
+
+  constructor(
+    private readonly limits: Readonly<Required<SessionOptions>>,
+    private readonly clock: Clock,
+    /** Called after a session closed (for cleanup that needs the handler). */
+    private readonly onClose: (session: HttpSession, count: number) => void,
+  ) {}
+
+  /** Sessions open now. */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Every open session. */
+  all(): IterableIterator<HttpSession> {
+    return this.sessions.values();
+  }
+
+  /** Takes a slot for `principal`, or says which bound is reached. */
+  reserve(principal: Principal): Reservation | CapacityReason {
+    if (this.sessions.size + this.reserved >= this.limits.maxSessions) return "session_limit";
+    if (!principal.anonymous) {
+      const held = this.perIdentity.get(principal.fingerprint) ?? 0;
+      if (held >= this.limits.maxSessionsPerIdentity) return "identity_limit";
+      this.perIdentity.set(principal.fingerprint, held + 1);
+    }
+    this.reserved++;
+    return { principal, settled: false };
+  }
+
+  /** Gives a reservation back (initialize failed). Idempotent. */
+  release(reservation: Reservation): void {
+    if (reservation.settled) return;
+    reservation.settled = true;
+    this.reserved--;
+    this.forget(reservation.principal);
+  }
+
+  /** Turns a reservation into an open session with a fresh id. */
+  publish(reservation: Reservation, legacy: LegacySession): HttpSession {
+    if (reservation.settled) throw new McpkitError("PROTOCOL", "reservation already settled");
+    reservation.settled = true;
+    this.reserved--;
+    const session = new HttpSession(mintSessionId(), reservation.principal, legacy, this.clock.now());
+    this.sessions.set(session.id, session);
+    this.schedule(session);
+    return session;
+  }
+
+  /** The open session with this id. */
+  get(id: string): HttpSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Marks the start of a request or stream on a session. */
+  enter(session: HttpSession): void {
+    session.busy++;
+    session.lastActive = this.clock.now();
+  }
+
+  /** Marks its end; the idle clock starts again from now. */
+  leave(session: HttpSession): void {
+    session.busy = Math.max(0, session.busy - 1);
+    session.lastActive = this.clock.now();
+    if (session.busy === 0 && !session.closed) this.schedule(session);
+  }
+
+  /** Records `notifications/initialized`: the initialization deadline no longer applies. */
+  initialized(session: HttpSession): void {
+    session.legacy.markInitialized();
+    if (!session.closed) this.schedule(session);
+  }
+
+  /** Closes a session: aborts its requests, ends its GET stream, frees its slot. Idempotent. */
+  close(session: HttpSession, reason: string): void {
+    if (session.closed) return;
+    session.closed = true;
+    this.clock.clearTimeout(session.timer);
+    this.sessions.delete(session.id);
+    this.forget(session.principal);
+    const error = new McpkitError("CLOSED", `session closed: ${reason}`);
+    for (const controller of session.inFlight.values()) controller.abort(error);
+    session.inFlight.clear();
+    session.stream?.close();
+    session.stream = undefined;
+    this.onClose(session, this.sessions.size);
+  }
+
+  /** Closes every session. */
+  closeAll(reason: string): void {
+    for (const session of [...this.sessions.values()]) this.close(session, reason);
+  }
+
+  private forget(principal: Principal): void {
+    if (principal.anonymous) return;
+    const held = (this.perIdentity.get(principal.fingerprint) ?? 1) - 1;
+    if (held > 0) this.perIdentity.set(principal.fingerprint, held);
+    else this.perIdentity.delete(principal.fingerprint);
+  }
+
+  /** The moment a session expires, given what it is doing now, and why. */
+  private deadline(session: HttpSession): { at: number; reason: string } {
+    let next = { at: session.createdAt + this.limits.absoluteTimeoutMs, reason: "absolute timeout" };
+    const consider = (at: number, reason: string) => {
+      if (at < next.at) next = { at, reason };
+    };
+    if (!session.legacy.ready) {
+      consider(session.createdAt + this.limits.initializationTimeoutMs, "initialization timeout");
+    }
+    if (session.busy === 0) consider(session.lastActive + this.limits.idleTimeoutMs, "idle timeout");
+    return next;
+  }
+
+  private schedule(session: HttpSession): void {
+    this.clock.clearTimeout(session.timer);
+    const { at } = this.deadline(session);
+    session.timer = this.clock.setTimeout(() => this.expire(session), Math.max(0, at - this.clock.now()));
+  }
+
+  private expire(session: HttpSession): void {
+    if (session.closed) return;
+    const { at, reason } = this.deadline(session);
+    if (this.clock.now() >= at) this.close(session, reason);
+    else this.schedule(session);
+  }
+}
+
+/** A session id: 128 random bits from the runtime's CSPRNG, as 32 lowercase hex characters (visible ASCII). */
+export function mintSessionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let id = "";
+  for (const byte of bytes) id += byte.toString(16).padStart(2, "0");
+  return id;
+}

@@ -1,0 +1,168 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
+
+/** Any fetch-style handler: the mcpkit HTTP handler, `app.fetch` of Hono, and the like. */
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+/** A `node:http` request listener. */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** Bytes of request body queued before the adapter stops reading the socket until the handler catches up. */
+const BODY_HIGH_WATER_MARK = 64 * 1024;
+
+/**
+ * Adapts a fetch-style handler to `node:http`. The request body streams in with backpressure (the handler
+ * counts it against its own limit and may stop reading early); the response body streams out the same way,
+ * waiting for `drain`; when the client disconnects before the response is complete, the Request's `signal`
+ * fires and the response stream is cancelled, which is how the handler learns that a client cancelled.
+ *
+ * @example
+ * const listener = toNodeHandler(createHttpHandler(server));
+ * http.createServer(listener).listen(3000, "127.0.0.1");
+ */
+export function toNodeHandler(handler: FetchHandler): NodeListener {
+  return async (req, res) => {
+    const controller = new AbortController();
+    const gone = () => {
+      if (!res.writableFinished) controller.abort(new Error("the client disconnected"));
+    };
+    res.on("close", gone);
+    // A write racing the client's disconnect errors the response; that is the same disconnect.
+    res.on("error", gone);
+    let request: Request;
+    try {
+      request = toRequest(req, controller.signal);
+    } catch {
+      res.writeHead(400, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+      res.end("Bad Request: invalid Host header");
+      return;
+    }
+    let response: Response;
+    try {
+      response = await handler(request);
+    } catch {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+      res.end("Internal Server Error");
+      return;
+    }
+    await writeResponse(response, req, res, controller.signal);
+  };
+}
+
+/** Builds the Web Request of a Node request; throws when its Host cannot form a URL. */
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const host = req.headers.host;
+  if (!host) throw new TypeError("no Host header");
+  const scheme = (req.socket as TLSSocket).encrypted ? "https" : "http";
+  // Origin-form targets only, appended (never resolved): a `//other` target must not change the URL's host.
+  const target = req.url?.startsWith("/") ? req.url : "/";
+  const url = new URL(`${scheme}://${host}${target}`);
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] ?? "";
+    if (!name.startsWith(":")) headers.append(name, req.rawHeaders[i + 1] ?? "");
+  }
+  const method = req.method ?? "GET";
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
+  if (method !== "GET" && method !== "HEAD") {
+    init.body = bodyStream(req);
+    init.duplex = "half";
+  }
+  return new Request(url, init);
+}
+
+/** The request body as a byte stream that pauses the socket while the reader is behind. */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let detach = () => {};
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const onData = (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        };
+        const onEnd = () => {
+          detach();
+          controller.close();
+        };
+        const onError = (error: Error) => {
+          detach();
+          controller.error(error);
+        };
+        detach = () => {
+          req.off("data", onData);
+          req.off("end", onEnd);
+          req.off("error", onError);
+        };
+        req.on("data", onData);
+        req.on("end", onEnd);
+        req.on("error", onError);
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        // The handler has read enough (a body over its limit): discard the rest as it arrives.
+        detach();
+        req.resume();
+      },
+    },
+    { highWaterMark: BODY_HIGH_WATER_MARK, size: (chunk) => chunk.byteLength },
+  );
+}
+
+async function writeResponse(
+  response: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
+  signal: AbortSignal,
+): Promise<void> {
+  const headers: OutgoingHttpHeaders = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie?.() ?? [];
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  // A body the handler did not read to its end: the connection cannot be reused.
+  if (!req.complete) headers.connection = "close";
+  res.writeHead(response.status, headers);
+  const body = response.body;
+  if (body === null) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = body.getReader();
+  const stop = () => {
+    reader.cancel().catch(() => {});
+  };
+  signal.addEventListener("abort", stop, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) {
+        stop();
+        return;
+      }
+      if (!res.write(value)) await drainOrClose(res);
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  } finally {
+    signal.removeEventListener("abort", stop);
+  }
+}
+
+function drainOrClose(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}

@@ -1,0 +1,78 @@
+import { createServer as createNodeServer, type Server as NodeServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createHttpHandler, type HttpHandler } from "../http/handler.js";
+import type { HttpHandlerOptions } from "../http/options.js";
+import { McpkitError } from "../jsonrpc/errors.js";
+import { Server } from "../server/server.js";
+import { type FetchHandler, toNodeHandler } from "./adapter.js";
+
+/** Options of {@link serve}. */
+export interface ServeOptions {
+  /** Interface to listen on (default `127.0.0.1`: loopback only). */
+  host?: string;
+  /** Port (default 0: any free port; read the chosen one from `url`). */
+  port?: number;
+  /** The endpoint path (default `/mcp`); other paths answer 404. */
+  path?: string;
+  /** Options of the handler `serve` builds when given a {@link Server}. */
+  handler?: HttpHandlerOptions;
+}
+
+/** A listening server. */
+export interface ServeHandle {
+  /** The endpoint's URL, e.g. `http://127.0.0.1:41234/mcp`. */
+  readonly url: string;
+  /** The underlying `node:http` server. */
+  readonly server: NodeServer;
+  /** Stops listening, ends every open request and stream, and closes a handler `serve` built itself. */
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on `node:http` (127.0.0.1, a free port, `/mcp` by default) with an mcpkit server (its handler is
+ * built with `options.handler`) or any fetch-style handler.
+ *
+ * @example
+ * const { url, close } = await serve(server);
+ * console.log(`MCP endpoint at ${url}`);
+ */
+export async function serve(target: Server | FetchHandler, options: ServeOptions = {}): Promise<ServeHandle> {
+  const { host = "127.0.0.1", port = 0, path = "/mcp" } = options;
+  const owned: HttpHandler | undefined =
+    target instanceof Server ? createHttpHandler(target, options.handler ?? {}) : undefined;
+  if (!owned && options.handler !== undefined) {
+    throw new McpkitError("INVALID_CONFIG", "serve option handler applies only when serving a Server", {
+      details: { key: "handler" },
+    });
+  }
+  const handler: FetchHandler = owned ?? (target as FetchHandler);
+  const listener = toNodeHandler(handler);
+  const server = createNodeServer((req, res) => {
+    const pathname = (req.url ?? "/").split("?")[0];
+    if (pathname !== path) {
+      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not Found");
+      return;
+    }
+    void listener(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shown}:${address.port}${path}`,
+    server,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Open SSE streams would hold close() forever: end them (their handlers see the client leave).
+      server.closeAllConnections();
+      await owned?.close();
+      await closed;
+    },
+  };
+}

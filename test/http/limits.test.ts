@@ -1,0 +1,143 @@
+/**
+ * Byte limits over real HTTP on 127.0.0.1: the request body (declared or streamed, counted before decoding) and
+ * the encoded response (JSON body or SSE stream), at the limit and one byte past it.
+ */
+import { describe, expect, it } from "vitest";
+import { ServerBuilder } from "../../src/server/builder.js";
+import { HttpPeer, raw, useServe } from "../support/http-peer.js";
+
+const serve = useServe();
+const MODERN = "2026-07-28";
+
+/** What the servers below logged (the limits are logged, not printed). */
+const warnings: string[] = [];
+const logger = {
+  warn: (message: string) => warnings.push(message),
+  error: (message: string) => warnings.push(message),
+};
+
+/** A server whose `big` tool reports progress `steps` times, then answers with `size` characters. */
+function bigServer() {
+  return new ServerBuilder({ serverInfo: { name: "big", version: "1.0.0" }, logger })
+    .tool({ name: "big", inputSchema: { type: "object" } }, async ({ size, steps }, context) => {
+      for (let i = 1; i <= Number(steps ?? 0); i++) await context.progress(i);
+      return { content: [{ type: "text", text: "x".repeat(Number(size)) }] };
+    })
+    .build();
+}
+
+/** A request body of exactly `bytes` bytes (a `tools/list` padded in `_meta`). */
+function bodyOf(peer: HttpPeer, bytes: number): { text: string; message: ReturnType<HttpPeer["request"]> } {
+  const message = peer.request("tools/list", {}, { pad: "" });
+  const base = JSON.stringify(message).length;
+  (message.params._meta as { pad: string }).pad = "p".repeat(bytes - base);
+  const text = JSON.stringify(message);
+  expect(Buffer.byteLength(text)).toBe(bytes);
+  return { text, message };
+}
+
+describe("request body limit", () => {
+  it("serves a body of exactly maxBodyBytes, refuses one byte more with 413 -32600", async () => {
+    const { url } = await serve(bigServer(), { handler: { maxBodyBytes: 1_000 } });
+    const peer = new HttpPeer(url, MODERN);
+    const atLimit = bodyOf(peer, 1_000);
+    expect((await peer.send(atLimit.message, { body: atLimit.text })).status).toBe(200);
+    const over = bodyOf(peer, 1_001);
+    const reply = await peer.send(over.message, { body: over.text });
+    expect(reply.status).toBe(413);
+    expect(reply.messages).toEqual([
+      { jsonrpc: "2.0", error: { code: -32600, message: "Request body too large", data: { limit: 1_000 } } },
+    ]);
+  });
+
+  it("counts a chunked body with no Content-Length as it streams, and stops at the limit", async () => {
+    const { url } = await serve(bigServer(), { handler: { maxBodyBytes: 1_000 } });
+    const peer = new HttpPeer(url, MODERN);
+    const chunks = Array.from({ length: 10 }, () => new Uint8Array(300).fill(0x20));
+    const reply = await raw(url, { headers: peer.headersFor(peer.request("tools/list")), body: chunks });
+    expect(reply.status).toBe(413);
+    expect(reply.messages[0]).toMatchObject({ error: { code: -32600, message: "Request body too large" } });
+  });
+
+  it("refuses a declared Content-Length over the default 8,000,000 bytes", async () => {
+    const { url } = await serve(bigServer());
+    const peer = new HttpPeer(url, MODERN);
+    const over = bodyOf(peer, 8_000_001);
+    const reply = await peer.send(over.message, { body: over.text });
+    expect(reply.status).toBe(413);
+    expect(reply.messages[0]).toMatchObject({ error: { code: -32600, data: { limit: 8_000_000 } } });
+    const atLimit = bodyOf(peer, 8_000_000);
+    expect((await peer.send(atLimit.message, { body: atLimit.text })).status).toBe(200);
+  });
+});
+
+describe("response limit", () => {
+  const call = (peer: HttpPeer, size: number, steps = 0) =>
+    peer.request("tools/call", { name: "big", arguments: { size, steps } }, { progressToken: "p" });
+
+  it("fails closed: a JSON answer over maxResponseBytes is 500 -32603 response_too_large with the limit", async () => {
+    const { url } = await serve(bigServer(), {
+      handler: { maxResponseBytes: 2_000, enableJsonResponse: true },
+    });
+    const peer = new HttpPeer(url, MODERN);
+    const small = await peer.send(call(peer, 100));
+    expect(small.status).toBe(200);
+    expect(small.contentType).toMatch(/^application\/json/);
+    const request = call(peer, 5_000);
+    const reply = await peer.send(request);
+    expect(reply.status).toBe(500);
+    expect(reply.messages).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: request.id,
+        error: {
+          code: -32603,
+          message: "Response too large",
+          data: { reason: "response_too_large", limit: 2_000 },
+        },
+      },
+    ]);
+    expect(reply.text).not.toContain("xxxx");
+    expect(warnings).toContain("response exceeds maxResponseBytes");
+  });
+
+  it("an SSE answer past the limit before any event is 500 too", async () => {
+    const { url } = await serve(bigServer(), { handler: { maxResponseBytes: 2_000 } });
+    const peer = new HttpPeer(url, MODERN);
+    const reply = await peer.send(call(peer, 5_000));
+    expect(reply.status).toBe(500);
+    expect(reply.messages[0]).toMatchObject({
+      error: { data: { reason: "response_too_large", limit: 2_000 } },
+    });
+  });
+
+  it("once the stream is open, counts every byte: the final answer past the limit becomes the error event", async () => {
+    const { url } = await serve(bigServer(), { handler: { maxResponseBytes: 2_000 } });
+    const peer = new HttpPeer(url, MODERN);
+    const request = call(peer, 1_700, 3);
+    const reply = await peer.send(request);
+    expect(reply.status).toBe(200);
+    expect(reply.messages.map((m) => ("method" in m ? m.method : "response"))).toEqual([
+      "notifications/progress",
+      "notifications/progress",
+      "notifications/progress",
+      "response",
+    ]);
+    expect(reply.messages.at(-1)).toMatchObject({
+      id: request.id,
+      error: { code: -32603, data: { reason: "response_too_large", limit: 2_000 } },
+    });
+    expect(Buffer.byteLength(reply.text)).toBeLessThanOrEqual(2_000);
+  });
+
+  it("drops notifications that would pass the limit (the stream stays within it)", async () => {
+    const { url } = await serve(bigServer(), { handler: { maxResponseBytes: 1_000 } });
+    const peer = new HttpPeer(url, MODERN);
+    const reply = await peer.send(call(peer, 10, 50));
+    const progress = reply.messages.filter((m) => "method" in m);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.length).toBeLessThan(50);
+    expect(warnings).toContain("dropped notifications past maxResponseBytes");
+    expect(Buffer.byteLength(reply.text)).toBeLessThanOrEqual(1_000 + 400);
+  });
+});

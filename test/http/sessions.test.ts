@@ -1,0 +1,267 @@
+/**
+ * Legacy 2025-11-25 sessions over real HTTP on 127.0.0.1: the session id, its checks on POST, GET and DELETE
+ * (missing, unknown, other principal, version header), the GET stream, capacity per endpoint and per identity,
+ * idle and absolute expiry and the initialization timeout (on an injected clock), and cancellation.
+ */
+import { describe, expect, it } from "vitest";
+import { createHttpHandler } from "../../src/http/handler.js";
+import type { HttpHandlerOptions } from "../../src/http/options.js";
+import type { Server } from "../../src/server/server.js";
+import { fixtureServer } from "../support/fixture-server.js";
+import { HttpPeer, type Reply, raw, useServe } from "../support/http-peer.js";
+import { ManualClock } from "../support/manual-clock.js";
+import { until } from "../support/until.js";
+
+const serve = useServe();
+const LEGACY = "2025-11-25";
+
+async function endpoint(options: HttpHandlerOptions = {}, server: Server = fixtureServer()) {
+  const handler = createHttpHandler(server, options);
+  const { url } = await serve(handler);
+  return { url, handler, server, peer: () => new HttpPeer(url, LEGACY) };
+}
+
+/** Headers of a GET or DELETE on `peer`'s session (`extra` adds, replaces or removes). */
+function sessionHeaders(peer: HttpPeer, extra: { [name: string]: string | undefined } = {}) {
+  return peer.merge(
+    { accept: "text/event-stream", "mcp-protocol-version": LEGACY, "mcp-session-id": peer.sessionId ?? "" },
+    extra,
+  );
+}
+
+function expectError(reply: Reply, status: number, code: number, message?: string): void {
+  expect(reply.status, reply.text).toBe(status);
+  expect(reply.contentType).toMatch(/^application\/json/);
+  expect(reply.messages[0]).toMatchObject({ error: message === undefined ? { code } : { code, message } });
+}
+
+const identityFrom = { authenticate: (request: Request) => request.headers.get("x-user") ?? undefined };
+
+describe("legacy session lifecycle", () => {
+  it("mints a random session id on initialize; later requests name it", async () => {
+    const { peer, handler } = await endpoint();
+    const a = peer();
+    const init = await a.open();
+    expect(init.status).toBe(200);
+    expect(a.sessionId).toMatch(/^[0-9a-f]{32}$/);
+    expect(init.messages[0]).toMatchObject({ result: { protocolVersion: LEGACY } });
+    const b = peer();
+    await b.open();
+    expect(b.sessionId).not.toBe(a.sessionId);
+    expect(handler.sessionCount).toBe(2);
+    const list = await a.send(a.request("tools/list"));
+    expect(list.status).toBe(200);
+    expect(list.headers["mcp-session-id"]).toBeUndefined();
+    expect(list.messages.at(-1)).toHaveProperty("result.tools");
+  });
+
+  it("refuses a request with no session id (400), an unknown one (404 -32000), a bad version header (400 -32022)", async () => {
+    const { peer } = await endpoint();
+    const p = peer();
+    await p.open();
+    expectError(
+      await p.send(p.request("tools/list"), { headers: { "mcp-session-id": undefined } }),
+      400,
+      -32600,
+    );
+    const unknown = await p.send(p.request("tools/list"), { headers: { "mcp-session-id": "0".repeat(32) } });
+    expectError(unknown, 404, -32000, "Session not found");
+    const missing = await p.send(p.request("tools/list"), { headers: { "mcp-protocol-version": undefined } });
+    expectError(missing, 400, -32022);
+    const old = await p.send(p.request("tools/list"), { headers: { "mcp-protocol-version": "2025-06-18" } });
+    expectError(old, 400, -32022);
+    expect(old.messages[0]).toMatchObject({
+      error: { data: { supported: [LEGACY], requested: "2025-06-18" } },
+    });
+    const reinit = p.request("initialize", {
+      protocolVersion: LEGACY,
+      capabilities: {},
+      clientInfo: { name: "c", version: "1" },
+    });
+    expectError(await p.send(reinit, { headers: { "mcp-session-id": p.sessionId } }), 400, -32600);
+  });
+
+  it("answers another principal with 403 on POST, GET and DELETE", async () => {
+    const { peer } = await endpoint(identityFrom);
+    const alice = peer();
+    await alice.open({ headers: { "x-user": "alice" } });
+    const post = await alice.send(alice.request("tools/list"), { headers: { "x-user": "mallory" } });
+    expect(post.status).toBe(403);
+    expect(post.text).toBe("Forbidden");
+    const anonymous = await alice.send(alice.request("tools/list"));
+    expect(anonymous.status).toBe(403);
+    for (const method of ["GET", "DELETE"]) {
+      const reply = await raw(alice.url, { method, headers: sessionHeaders(alice, { "x-user": "mallory" }) });
+      expect(reply.status, method).toBe(403);
+    }
+    expect((await alice.send(alice.request("tools/list"), { headers: { "x-user": "alice" } })).status).toBe(
+      200,
+    );
+  });
+
+  it("ends a session on DELETE (200); the id is then unknown everywhere", async () => {
+    const { peer, handler } = await endpoint();
+    const p = peer();
+    await p.open();
+    const deleted = await raw(p.url, { method: "DELETE", headers: sessionHeaders(p) });
+    expect(deleted.status).toBe(200);
+    expect(handler.sessionCount).toBe(0);
+    expectError(await p.send(p.request("tools/list")), 404, -32000);
+    expect((await raw(p.url, { method: "GET", headers: sessionHeaders(p) })).status).toBe(404);
+    expect((await raw(p.url, { method: "DELETE", headers: sessionHeaders(p) })).status).toBe(404);
+  });
+
+  it("never publishes a session for a failed initialize", async () => {
+    const { peer, handler } = await endpoint({ sessions: { maxSessions: 1 } });
+    const p = peer();
+    const failed = await p.send(p.request("initialize", { protocolVersion: LEGACY, capabilities: {} }), {
+      validate: false,
+    });
+    expect(failed.status).toBe(200);
+    expect(failed.messages[0]).toMatchObject({ error: { code: -32602 } });
+    expect(failed.headers["mcp-session-id"]).toBeUndefined();
+    expect(handler.sessionCount).toBe(0);
+    // Its reserved slot was given back: the one allowed session can still open.
+    const ok = peer();
+    expect((await ok.open()).status).toBe(200);
+    expect(handler.sessionCount).toBe(1);
+  });
+});
+
+describe("the GET stream", () => {
+  it("carries list-changed notifications to ready sessions; a second GET gets 409", async () => {
+    const server = fixtureServer({ listChanged: { tools: true } });
+    const { peer } = await endpoint({}, server);
+    const p = peer();
+    await p.open();
+    const { request, response } = p.stream(undefined, { method: "GET", headers: sessionHeaders(p) });
+    const { res, events } = await response;
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/event-stream");
+    expect(res.headers["x-accel-buffering"]).toBe("no");
+    const second = await raw(p.url, { method: "GET", headers: sessionHeaders(p) });
+    p.checkReply(second);
+    expectError(second, 409, -32600);
+    await server.notifyListChanged("tools");
+    const event = await events.next();
+    expect(event?.message).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    // Once the client closes it, a new GET stream may open.
+    request.destroy();
+    res.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const { request: again, response: reopened } = p.stream(undefined, {
+      method: "GET",
+      headers: sessionHeaders(p),
+    });
+    expect((await reopened).res.statusCode).toBe(200);
+    again.destroy();
+  });
+
+  it("sends request-scoped progress and logs on the POST's stream, not on the GET stream", async () => {
+    const { peer } = await endpoint();
+    const p = peer();
+    await p.open();
+    const reply = await p.send(
+      p.request("tools/call", { name: "chatty", arguments: {}, _meta: { progressToken: 5 } }),
+    );
+    expect(reply.messages.map((m) => ("method" in m ? m.method : "response"))).toEqual([
+      "notifications/progress",
+      "notifications/message",
+      "notifications/message",
+      "notifications/progress",
+      "response",
+    ]);
+  });
+});
+
+describe("capacity", () => {
+  it("answers 503 session_limit past the endpoint bound", async () => {
+    const { peer } = await endpoint({ sessions: { maxSessions: 2 } });
+    await peer().open();
+    await peer().open();
+    const third = peer();
+    const reply = await third.open();
+    expectError(reply, 503, -32603, "Session capacity reached");
+    expect(reply.messages[0]).toMatchObject({ error: { data: { reason: "session_limit" } } });
+    expect(third.sessionId).toBeUndefined();
+  });
+
+  it("answers 503 identity_limit past the per-identity bound; other identities still open sessions", async () => {
+    const { peer } = await endpoint({ ...identityFrom, sessions: { maxSessionsPerIdentity: 2 } });
+    const as = (user: string) => ({ headers: { "x-user": user } });
+    await peer().open(as("alice"));
+    await peer().open(as("alice"));
+    const reply = await peer().open(as("alice"));
+    expectError(reply, 503, -32603);
+    expect(reply.messages[0]).toMatchObject({ error: { data: { reason: "identity_limit" } } });
+    expect((await peer().open(as("bob"))).status).toBe(200);
+  });
+});
+
+describe("expiry", () => {
+  const times = { idleTimeoutMs: 1_000, absoluteTimeoutMs: 5_000, initializationTimeoutMs: 300 };
+
+  it("closes a session idle past idleTimeoutMs; each request restarts the idle clock", async () => {
+    const clock = new ManualClock();
+    const { peer, handler } = await endpoint({ clock, sessions: times });
+    const p = peer();
+    await p.open();
+    clock.advance(999);
+    expect((await p.send(p.request("tools/list"))).status).toBe(200);
+    clock.advance(999);
+    expect((await p.send(p.request("tools/list"))).status).toBe(200);
+    clock.advance(1_000);
+    expectError(await p.send(p.request("tools/list")), 404, -32000);
+    expect(handler.sessionCount).toBe(0);
+  });
+
+  it("closes every session at absoluteTimeoutMs, busy or not", async () => {
+    const clock = new ManualClock();
+    const { peer } = await endpoint({ clock, sessions: times });
+    const p = peer();
+    await p.open();
+    const { events } = await p.stream(undefined, { method: "GET", headers: sessionHeaders(p) }).response;
+    for (let t = 0; t < 4_900; t += 700) {
+      clock.advance(700);
+      expect((await p.send(p.request("tools/list"))).status).toBe(200);
+    }
+    clock.advance(100);
+    expect(await events.next()).toBeUndefined();
+    expectError(await p.send(p.request("tools/list")), 404, -32000);
+  });
+
+  it("closes a session that does not send notifications/initialized within initializationTimeoutMs", async () => {
+    const clock = new ManualClock();
+    const { peer } = await endpoint({ clock, sessions: times });
+    const p = peer();
+    await p.send(
+      p.request("initialize", {
+        protocolVersion: LEGACY,
+        capabilities: {},
+        clientInfo: { name: "c", version: "1" },
+      }),
+    );
+    expect(p.sessionId).toBeDefined();
+    clock.advance(300);
+    expectError(await p.send(p.request("tools/list")), 404, -32000);
+  });
+});
+
+describe("cancellation", () => {
+  it("notifications/cancelled aborts the session's request, which then gets no response", async () => {
+    const { peer, server } = await endpoint({ enableJsonResponse: true });
+    const p = peer();
+    await p.open();
+    const slow = p.request("tools/call", { name: "slow", arguments: {} });
+    const pending = p.send(slow);
+    await until(() => server.runningHandlers === 1);
+    const duplicate = await p.send(slow, { validate: false });
+    expectError(duplicate, 400, -32600);
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: slow.id } };
+    expect((await p.send(cancel)).status).toBe(202);
+    const reply = await pending;
+    expect(reply.status).toBe(202);
+    expect(reply.messages).toEqual([]);
+    await until(() => server.runningHandlers === 0);
+  });
+});
