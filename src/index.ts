@@ -42,4 +42,6 @@ export type {
   Transport,
   TransportCloseReason,
   TransportHandlers,
+  TransportLogger,
+  TransportSendOptions,
 } from "./transports/transport.js";

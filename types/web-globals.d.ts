@@ -71,8 +71,26 @@ interface Crypto {
 }
 declare var crypto: Crypto;
 
+interface CryptoKey {
+  readonly type: string;
+}
 interface SubtleCrypto {
   digest(algorithm: string | { name: string }, data: Uint8Array | ArrayBuffer): Promise<ArrayBuffer>;
+  // HMAC only, as far as requestState sealing (src/server) uses it.
+  importKey(
+    format: "raw",
+    keyData: Uint8Array | ArrayBuffer,
+    algorithm: { name: "HMAC"; hash: string },
+    extractable: boolean,
+    keyUsages: ("sign" | "verify")[],
+  ): Promise<CryptoKey>;
+  sign(algorithm: "HMAC", key: CryptoKey, data: Uint8Array | ArrayBuffer): Promise<ArrayBuffer>;
+  verify(
+    algorithm: "HMAC",
+    key: CryptoKey,
+    signature: Uint8Array | ArrayBuffer,
+    data: Uint8Array | ArrayBuffer,
+  ): Promise<boolean>;
 }
 interface Crypto {
   readonly subtle: SubtleCrypto;
@@ -147,3 +165,25 @@ declare var Response: {
   prototype: Response;
   new (body?: BodyInit | null, init?: ResponseInit): Response;
 };
+
+// The fetch client side, as far as the Streamable HTTP client (src/http/client-*.ts) uses it.
+interface URL {
+  readonly hostname: string;
+  readonly username: string;
+  readonly password: string;
+  readonly hash: string;
+  readonly pathname: string;
+  readonly href: string;
+}
+interface RequestInit {
+  method?: string;
+  headers?: HeadersInit;
+  body?: BodyInit | null;
+  signal?: AbortSignal | null;
+  redirect?: "follow" | "error" | "manual";
+}
+interface Response {
+  /** `opaqueredirect` for a redirect answered to `redirect: "manual"` in browsers. */
+  readonly type: string;
+}
+declare function fetch(input: string | URL, init?: RequestInit): Promise<Response>;

@@ -11,17 +11,18 @@ import {
 } from "../jsonrpc/message.js";
 import { PendingTable, type ResultObject } from "../jsonrpc/pending.js";
 import type { ProgressParams } from "../protocol/types/lifecycle.js";
-import type { Transport, TransportCloseReason } from "../transports/transport.js";
+import type { Transport, TransportCloseReason, TransportSendOptions } from "../transports/transport.js";
 import type { Deadline } from "./deadline.js";
-import { invokeSafely, readProgress, type ServerRequestAnswer } from "./inbound.js";
+import { invokeSafely, readProgress } from "./inbound.js";
+import type { ServerRequestAnswer } from "./server-requests.js";
 import type { ClientLogger } from "./types.js";
 
 /** What the channel hands up to its owner. */
 export interface ChannelEvents {
   /** A server notification other than progress. */
   notification(notification: JsonRpcNotification): void;
-  /** A server-to-client request; the returned answer is sent back. */
-  request(request: JsonRpcRequest): ServerRequestAnswer;
+  /** A server-to-client request; the returned answer is sent back (`undefined`: nothing is sent). */
+  request(request: JsonRpcRequest): ServerRequestAnswer | Promise<ServerRequestAnswer | undefined>;
   /** The transport ended underneath (not called for our own `close()`). */
   closed(error: McpkitError): void;
 }
@@ -36,6 +37,10 @@ export interface ExchangeOptions {
   cancelOnAbort: boolean;
   /** The `_meta` of that `notifications/cancelled`, if any. */
   cancelMeta?: { [key: string]: unknown } | undefined;
+  /** `tools/call`: the caller's input schema of the tool, handed to the transport. */
+  toolInputSchema?: TransportSendOptions["toolInputSchema"];
+  /** Called with the request's id once it is allocated, before anything is sent. */
+  onId?: ((id: number) => void) | undefined;
 }
 
 /**
@@ -70,6 +75,7 @@ export class RpcChannel {
     await this.transport.start({
       message: (message) => this.receive(message),
       close: (reason) => this.transportClosed(reason),
+      logger: this.logger,
     });
   }
 
@@ -83,6 +89,7 @@ export class RpcChannel {
     if (this.closedError) throw this.closedError;
     deadline.throwIfEnded();
     const { id, promise } = this.pending.open();
+    options.onId?.(id);
     let sent = params;
     if (options.onProgress) {
       this.progress.set(id, options.onProgress);
@@ -97,7 +104,9 @@ export class RpcChannel {
     deadline.signal.addEventListener("abort", onAbort, { once: true });
     try {
       try {
-        await this.transport.send({ jsonrpc: "2.0", id, method, params: sent });
+        const hints: TransportSendOptions = { signal: deadline.signal };
+        if (options.toolInputSchema) hints.toolInputSchema = options.toolInputSchema;
+        await this.transport.send({ jsonrpc: "2.0", id, method, params: sent }, hints);
       } catch (error) {
         this.pending.reject(id, sendFailure(error));
       }
@@ -169,6 +178,21 @@ export class RpcChannel {
   private answer(request: JsonRpcRequest): void {
     if (this.closedError) return;
     const answer = this.events.request(request);
+    if ("then" in answer) {
+      answer.then(
+        (late) => {
+          if (late !== undefined) this.sendAnswer(request, late);
+        },
+        (error: unknown) =>
+          this.logger.warn("could not answer a server request", { method: request.method, error }),
+      );
+    } else {
+      this.sendAnswer(request, answer);
+    }
+  }
+
+  private sendAnswer(request: JsonRpcRequest, answer: ServerRequestAnswer): void {
+    if (this.closedError) return;
     const response: JsonRpcResponse =
       "result" in answer
         ? { jsonrpc: "2.0", id: request.id, result: answer.result }

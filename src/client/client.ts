@@ -9,9 +9,11 @@ import type {
   Resource,
   ResourceTemplate,
 } from "../protocol/types/resources.js";
+import type { SubscriptionFilter } from "../protocol/types/subscriptions.js";
 import type { CallToolResult, ListToolsResult, Tool } from "../protocol/types/tools.js";
 import { ClientCore } from "./core.js";
-import type { ListAllOptions, RequestOptions, WithCacheHints } from "./types.js";
+import type { ListenOptions, Subscription } from "./subscription-types.js";
+import type { CallToolOptions, ListAllOptions, RequestOptions, WithCacheHints } from "./types.js";
 
 /** The params of a list request: an optional cursor from the previous page's `nextCursor`. */
 export interface ListParams {
@@ -57,7 +59,9 @@ export class Client extends ClientCore {
 
   /**
    * Calls a tool. A tool that failed for the model resolves with `isError: true`; a JSON-RPC error rejects
-   * with `JsonRpcError`.
+   * with `JsonRpcError`. When a 2026 server asks for input, the client's resolver (or per-kind handlers)
+   * answers and the call is retried, round after round, within the one deadline; without a resolver the call
+   * rejects with `McpkitError` `INPUT_REQUIRED` carrying the result (or use `request()` to get it back as is).
    *
    * @example
    * const result = await client.callTool("search", { q: "mcp" }, { onProgress: (p) => show(p.progress) });
@@ -65,7 +69,7 @@ export class Client extends ClientCore {
   async callTool(
     name: string,
     args?: { [key: string]: unknown },
-    options?: RequestOptions,
+    options?: CallToolOptions,
   ): Promise<CallToolResult> {
     const params = args === undefined ? { name } : { name, arguments: args };
     return (await this.send("tools/call", params, options)) as CallToolResult;
@@ -206,7 +210,9 @@ export class Client extends ClientCore {
 
   /**
    * Sends any request with the era's metadata and the same deadline rules, for methods without a helper.
-   * `initialize` belongs to `connect()` and is refused.
+   * `initialize` belongs to `connect()` and `subscriptions/listen` to `listenSubscriptions()`; both are refused.
+   * In 2026-07-28 the input rounds run as for the helpers; a client without a resolver gets an `input_required`
+   * result back as is (test it with `isInputRequiredResult`) instead of an `INPUT_REQUIRED` error.
    *
    * @example
    * const result = await client.request("vendor/method", { x: 1 }, { meta: { traceparent } });
@@ -216,9 +222,51 @@ export class Client extends ClientCore {
     params: { [key: string]: unknown } = {},
     options?: RequestOptions,
   ): Promise<ResultBase> {
-    if (method === "initialize") {
-      throw new McpkitError("UNSUPPORTED", `${method} is sent by connect()`, { details: { method } });
+    if (method === "initialize" || method === "subscriptions/listen") {
+      const by = method === "initialize" ? "connect()" : "listenSubscriptions()";
+      throw new McpkitError("UNSUPPORTED", `${method} is sent by ${by}`, { details: { method } });
     }
-    return this.send(method, params, options);
+    return this.send(method, params, options, "return");
+  }
+
+  /**
+   * 2026-07-28 only: opens a `subscriptions/listen` for the notifications `filter` opts in to, and resolves
+   * with its handle once the request is on its way. The first event is always the server's acknowledgment
+   * (the part of the filter it honours). The listen is long-lived: no `requestTimeoutMs`; it ends when its
+   * owner closes it, the server completes or cancels it, the transport is lost, or the client closes. At
+   * most `maxSubscriptions` (64) run at once; one more rejects with `CAPACITY`. In 2025-11-25 it rejects with
+   * `UNSUPPORTED`: use `subscribeResource` and `onNotification` there.
+   *
+   * @example
+   * const sub = await client.listenSubscriptions({ toolsListChanged: true });
+   * const first = await sub.next(5_000); // { type: "acknowledged", notifications: { toolsListChanged: true } }
+   * for await (const event of sub) if (event.type === "notification") await refreshTools();
+   */
+  async listenSubscriptions(filter: SubscriptionFilter, options?: ListenOptions): Promise<Subscription> {
+    return this.listen(filter, options);
+  }
+
+  /**
+   * 2025-11-25 only: asks for `notifications/resources/updated` about `uri` (they reach `onNotification`). In
+   * 2026-07-28 it rejects with `UNSUPPORTED` without sending: use `listenSubscriptions` there.
+   *
+   * @example
+   * await client.subscribeResource("file:///notes.md");
+   */
+  async subscribeResource(uri: string, options?: RequestOptions): Promise<ResultBase> {
+    this.requireLegacy("resources/subscribe");
+    return this.send("resources/subscribe", { uri }, options);
+  }
+
+  /**
+   * 2025-11-25 only: stops `notifications/resources/updated` about `uri`. In 2026-07-28 it rejects with
+   * `UNSUPPORTED` without sending.
+   *
+   * @example
+   * await client.unsubscribeResource("file:///notes.md");
+   */
+  async unsubscribeResource(uri: string, options?: RequestOptions): Promise<ResultBase> {
+    this.requireLegacy("resources/unsubscribe");
+    return this.send("resources/unsubscribe", { uri }, options);
   }
 }

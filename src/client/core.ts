@@ -2,17 +2,30 @@ import { McpkitError } from "../jsonrpc/errors.js";
 import type { ResultObject } from "../jsonrpc/pending.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
+import type { SubscriptionFilter } from "../protocol/types/subscriptions.js";
 import { type Era, LEGACY_VERSION } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
+import { CallbackRunner } from "./callbacks.js";
 import { RpcChannel } from "./channel.js";
 import { Deadline } from "./deadline.js";
-import { answerServerRequest, routeNotification } from "./inbound.js";
+import { routeNotification } from "./inbound.js";
+import { InputAnswerer } from "./input-answerer.js";
+import { completeInput, type InputLoopConfig, isInputRequiredResult } from "./input-required.js";
 import { negotiate } from "./negotiate.js";
 import { type ClientConfig, checkCount, checkTimeout, resolveClientOptions } from "./options.js";
 import { collectPages, DEFAULT_MAX_ITEMS, DEFAULT_MAX_PAGES } from "./pagination.js";
 import { modernNotificationMeta, paramsForEra } from "./request-params.js";
 import { checkResult } from "./results.js";
-import type { ClientOptions, ConnectionInfo, ListAllOptions, RequestOptions } from "./types.js";
+import { ServerRequests } from "./server-requests.js";
+import type { ListenOptions, Subscription } from "./subscription-types.js";
+import { Subscriptions } from "./subscriptions.js";
+import type {
+  CallToolOptions,
+  ClientOptions,
+  ConnectionInfo,
+  ListAllOptions,
+  RequestOptions,
+} from "./types.js";
 
 type State = "new" | "connecting" | "connected" | "closed";
 
@@ -25,17 +38,36 @@ export abstract class ClientCore {
   private readonly channel: RpcChannel;
   private state: State = "new";
   private info: ConnectionInfo | undefined;
+  private readonly callbacks: CallbackRunner;
+  private readonly input: InputLoopConfig;
+  private readonly serverRequests: ServerRequests;
+  private readonly subscriptions: Subscriptions;
 
   constructor(options: ClientOptions) {
     this.config = resolveClientOptions(options);
-    const { logger, onLog, onNotification } = this.config;
+    const { logger, onLog, onNotification, capabilities } = this.config;
     this.channel = new RpcChannel(this.config.transport, this.config.maxPendingRequests, logger, {
-      notification: (notification) => routeNotification(notification, { onLog, onNotification, logger }),
-      request: (request) => answerServerRequest(request, this.info?.era),
-      closed: () => {
+      notification: (notification) => {
+        if (this.subscriptions.route(notification)) return;
+        if (
+          notification.method === "notifications/cancelled" &&
+          this.serverRequests.cancelled(notification.params)
+        )
+          return;
+        routeNotification(notification, { onLog, onNotification, logger });
+      },
+      request: (request) => this.serverRequests.answer(request),
+      closed: (error) => {
         this.state = "closed";
+        this.subscriptions.endAll({ reason: "transport_closed", error });
+        this.callbacks.close(error);
       },
     });
+    this.callbacks = new CallbackRunner(this.config.maxConcurrentCallbacks, this.config.callbackTimeoutMs);
+    const answerer = new InputAnswerer(this.config.input, this.callbacks, logger);
+    this.input = { answerer, capabilities, maxRounds: this.config.maxInputRounds };
+    this.serverRequests = new ServerRequests({ era: () => this.info?.era, capabilities, answerer, logger });
+    this.subscriptions = new Subscriptions(this.channel, this.config);
   }
 
   /**
@@ -65,6 +97,7 @@ export abstract class ClientCore {
         meta: this.config,
         pinned: this.config.protocolVersion,
         deadline,
+        probeTimeoutFallsBack: this.config.transport.fallsBackOnProbeTimeout !== false,
       });
       if (this.state !== "connecting") throw new McpkitError("CLOSED", "the client closed during connect");
       this.info = info;
@@ -88,6 +121,8 @@ export abstract class ClientCore {
    */
   close(): Promise<void> {
     this.state = "closed";
+    this.subscriptions.endAll({ reason: "client_closed" });
+    this.callbacks.close(new McpkitError("CLOSED", "the client was closed"));
     return this.channel.close(new McpkitError("CLOSED", "the client was closed"));
   }
 
@@ -126,6 +161,7 @@ export abstract class ClientCore {
     method: string,
     params: { [key: string]: unknown },
     options: RequestOptions = {},
+    unresolvedInput: "return" | "throw" = "throw",
   ): Promise<ResultObject> {
     const era = this.requireConnected();
     const deadline = new Deadline({
@@ -134,7 +170,7 @@ export abstract class ClientCore {
       what: method,
     });
     try {
-      return await this.exchange(era, method, params, options, deadline);
+      return await this.exchange(era, method, params, options, deadline, unresolvedInput);
     } finally {
       deadline.dispose();
     }
@@ -148,6 +184,17 @@ export abstract class ClientCore {
         details: { method, era },
       });
     }
+  }
+
+  /** 2026-07-28 only: opens a subscription (see `Client.listenSubscriptions`). */
+  protected listen(filter: SubscriptionFilter, options?: ListenOptions): Promise<Subscription> {
+    const era = this.requireConnected();
+    if (era === LEGACY_VERSION) {
+      throw new McpkitError("UNSUPPORTED", `subscriptions/listen does not exist in ${era}`, {
+        details: { method: "subscriptions/listen", era },
+      });
+    }
+    return this.subscriptions.listen(filter, options);
   }
 
   /** Walks every page of a list method under one deadline and the walk's limits. */
@@ -172,7 +219,23 @@ export abstract class ClientCore {
     }
   }
 
+  /** One exchange, and in 2026-07-28 the input rounds it asks for, under the operation's one deadline. */
   private async exchange(
+    era: Era,
+    method: string,
+    params: { [key: string]: unknown },
+    options: RequestOptions,
+    deadline: Deadline,
+    unresolved: "return" | "throw" = "throw",
+  ): Promise<ResultObject> {
+    const first = await this.exchangeOnce(era, method, params, options, deadline);
+    if (era === LEGACY_VERSION || !isInputRequiredResult(first)) return first;
+    const send = (retry: { [key: string]: unknown }) =>
+      this.exchangeOnce(era, method, retry, options, deadline);
+    return completeInput(first, { method, params, deadline, send, unresolved }, this.input);
+  }
+
+  private async exchangeOnce(
     era: Era,
     method: string,
     params: { [key: string]: unknown },
@@ -184,6 +247,7 @@ export abstract class ClientCore {
       onProgress: options.onProgress ?? this.config.onProgress,
       cancelOnAbort: era === LEGACY_VERSION || !cancelsByStream(this.config.transport),
       cancelMeta: era === LEGACY_VERSION ? undefined : modernNotificationMeta(this.config),
+      toolInputSchema: (options as CallToolOptions).toolInputSchema,
     });
     return checkResult(method, result);
   }

@@ -88,6 +88,11 @@ export class Deadline {
     });
   }
 
+  /** Ends the deadline now with `reason` (no effect once ended). */
+  end(reason: unknown): void {
+    this.abort(reason);
+  }
+
   /** Stops the timer and detaches from the caller's signal and the parent. Idempotent. */
   dispose(): void {
     for (const cleanup of this.cleanups.splice(0)) cleanup();

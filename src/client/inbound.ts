@@ -1,15 +1,8 @@
-import { ErrorCode } from "../jsonrpc/codes.js";
-import { isObject, type JsonRpcNotification, type JsonRpcRequest } from "../jsonrpc/message.js";
+import { isObject, type JsonRpcNotification } from "../jsonrpc/message.js";
 import type { LoggingLevel } from "../protocol/types/common.js";
 import { LOGGING_LEVELS } from "../protocol/types/common.js";
 import type { LoggingMessageParams, ProgressParams } from "../protocol/types/lifecycle.js";
-import { type Era, LEGACY_VERSION } from "../protocol/versions.js";
 import type { ClientLogger, ServerNotification } from "./types.js";
-
-/** The answer to one server-to-client request. */
-export type ServerRequestAnswer =
-  | { result: { [key: string]: unknown } }
-  | { error: { code: number; message: string; data?: unknown } };
 
 /**
  * Calls a user callback so that nothing it does can break the client: a throw or a rejected promise is caught
@@ -66,17 +59,6 @@ export function readProgress(params: unknown): ProgressParams | undefined {
   if (typeof token !== "string" && typeof token !== "number") return undefined;
   if (typeof params.progress !== "number") return undefined;
   return params as unknown as ProgressParams;
-}
-
-/**
- * Answers a server-to-client request. A legacy-era (or not yet negotiated) `ping` gets `{}`; everything else
- * gets -32601 until sampling, elicitation and roots are supported.
- */
-export function answerServerRequest(request: JsonRpcRequest, era: Era | undefined): ServerRequestAnswer {
-  if (request.method === "ping" && (era === undefined || era === LEGACY_VERSION)) return { result: {} };
-  return {
-    error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` },
-  };
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -23,6 +23,8 @@ export interface LadderInput {
   pinned: Era | undefined;
   /** The whole connect deadline. */
   deadline: Deadline;
+  /** False on Streamable HTTP: a probe that times out is an error there, not a fallback signal. */
+  probeTimeoutFallsBack?: boolean;
 }
 
 type ProbeOutcome = { kind: "modern"; info: ConnectionInfo } | { kind: "legacy" };
@@ -41,10 +43,11 @@ export async function negotiate(input: LadderInput): Promise<ConnectionInfo> {
 
 async function discover(input: LadderInput): Promise<ProbeOutcome> {
   const pinned = input.pinned === MODERN_VERSION;
+  const timeoutFallsBack = !pinned && input.probeTimeoutFallsBack !== false;
   for (let attempt = 0; ; attempt++) {
     const probe = new Deadline({
       // Unpinned, the probe gets a bounded slice so that the initialize fallback still fits.
-      timeoutMs: pinned
+      timeoutMs: !timeoutFallsBack
         ? Number.POSITIVE_INFINITY
         : Math.min(PROBE_TIMEOUT_MS, input.deadline.remainingMs() / 2),
       parent: input.deadline,
@@ -58,7 +61,10 @@ async function discover(input: LadderInput): Promise<ProbeOutcome> {
       );
       return { kind: "modern", info: modernInfo(checkResult("server/discover", result)) };
     } catch (error) {
-      if (probe.timedOut && !pinned) return { kind: "legacy" };
+      if (probe.timedOut && timeoutFallsBack) return { kind: "legacy" };
+      // A transport's own verdict that the server does not speak 2026 (HTTP: an empty or unrecognized 400).
+      if (error instanceof McpkitError && error.code === "VERSION_NEGOTIATION" && !pinned)
+        return { kind: "legacy" };
       if (!(error instanceof JsonRpcError)) throw error;
       if (error.code === ErrorCode.UnsupportedProtocolVersion) {
         const supported = supportedVersions(error);

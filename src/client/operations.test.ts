@@ -116,11 +116,15 @@ describe("operations in 2026-07-28", () => {
     expect(server.received).toHaveLength(before);
   });
 
-  it("refuses an input_required result with UNSUPPORTED for now", async () => {
+  it("rejects INPUT_REQUIRED when the server asks for input and the client has no resolver", async () => {
+    const asks = { ask: { method: "roots/list" } };
     const { client } = await connectFake({
-      setup: (s) => s.on("tools/call", () => ok({ resultType: "input_required", requestState: "opaque" })),
+      setup: (s) => s.on("tools/call", () => ok({ resultType: "input_required", inputRequests: asks })),
     });
-    await expect(client.callTool("echo")).rejects.toMatchObject({ code: "UNSUPPORTED" });
+    await expect(client.callTool("echo")).rejects.toMatchObject({
+      code: "INPUT_REQUIRED",
+      details: { result: { resultType: "input_required", inputRequests: asks } },
+    });
   });
 });
 

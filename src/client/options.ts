@@ -6,10 +6,15 @@ import type { Implementation, LoggingLevel } from "../protocol/types/common.js";
 import { LOGGING_LEVELS } from "../protocol/types/common.js";
 import { type Era, isEra } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
+import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_MAX_CONCURRENT_CALLBACKS } from "./callbacks.js";
+import { DEFAULT_MAX_INPUT_ROUNDS } from "./input-required.js";
+import type { InputCallbacks, InputOptions } from "./input-types.js";
 import type { ClientLogger, ClientOptions } from "./types.js";
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_SUBSCRIPTIONS = 64;
+export const DEFAULT_SUBSCRIPTION_QUEUE_SIZE = 256;
 
 /** The checked, defaulted form of {@link ClientOptions}. */
 export interface ClientConfig {
@@ -25,6 +30,12 @@ export interface ClientConfig {
   onLog: ClientOptions["onLog"];
   onProgress: ClientOptions["onProgress"];
   logger: ClientLogger;
+  input: InputCallbacks;
+  maxInputRounds: number;
+  callbackTimeoutMs: number;
+  maxConcurrentCallbacks: number;
+  maxSubscriptions: number;
+  subscriptionQueueSize: number;
 }
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set([
@@ -40,7 +51,18 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   "onLog",
   "onProgress",
   "logger",
+  "onInputRequired",
+  "onSampling",
+  "onElicitation",
+  "onRoots",
+  "maxInputRounds",
+  "callbackTimeoutMs",
+  "maxConcurrentCallbacks",
+  "maxSubscriptions",
+  "subscriptionQueueSize",
 ]);
+
+const INPUT_HANDLERS = ["onSampling", "onElicitation", "onRoots"] as const;
 
 const consoleLogger: ClientLogger = {
   warn: (message, details) => console.warn(`[mcpkit/client] ${message}`, details ?? ""),
@@ -75,9 +97,20 @@ export function resolveClientOptions(options: unknown): ClientConfig {
   if (level !== undefined && !LOGGING_LEVELS.includes(level as LoggingLevel)) {
     throw invalid("logLevel", `must be one of ${LOGGING_LEVELS.join(", ")}`);
   }
-  for (const key of ["onNotification", "onLog", "onProgress"] as const) {
+  for (const key of [
+    "onNotification",
+    "onLog",
+    "onProgress",
+    "onInputRequired",
+    ...INPUT_HANDLERS,
+  ] as const) {
     if (options[key] !== undefined && typeof options[key] !== "function")
       throw invalid(key, "must be a function");
+  }
+  if (options.onInputRequired !== undefined) {
+    const both = INPUT_HANDLERS.find((key) => options[key] !== undefined);
+    if (both)
+      throw invalid(both, "cannot be given with onInputRequired: give one resolver or the per-kind handlers");
   }
   const logger = options.logger ?? consoleLogger;
   if (!isObject(logger) || typeof logger.warn !== "function") {
@@ -96,6 +129,29 @@ export function resolveClientOptions(options: unknown): ClientConfig {
     onLog: options.onLog as ClientConfig["onLog"],
     onProgress: options.onProgress as ClientConfig["onProgress"],
     logger: logger as unknown as ClientLogger,
+    input: {
+      onInputRequired: options.onInputRequired as InputOptions["onInputRequired"],
+      onSampling: options.onSampling as InputOptions["onSampling"],
+      onElicitation: options.onElicitation as InputOptions["onElicitation"],
+      onRoots: options.onRoots as InputOptions["onRoots"],
+    },
+    maxInputRounds: checkCount("maxInputRounds", options.maxInputRounds, DEFAULT_MAX_INPUT_ROUNDS),
+    callbackTimeoutMs: checkTimeout(
+      "callbackTimeoutMs",
+      options.callbackTimeoutMs,
+      DEFAULT_CALLBACK_TIMEOUT_MS,
+    ),
+    maxConcurrentCallbacks: checkCount(
+      "maxConcurrentCallbacks",
+      options.maxConcurrentCallbacks,
+      DEFAULT_MAX_CONCURRENT_CALLBACKS,
+    ),
+    maxSubscriptions: checkCount("maxSubscriptions", options.maxSubscriptions, DEFAULT_MAX_SUBSCRIPTIONS),
+    subscriptionQueueSize: checkCount(
+      "subscriptionQueueSize",
+      options.subscriptionQueueSize,
+      DEFAULT_SUBSCRIPTION_QUEUE_SIZE,
+    ),
   };
 }
 

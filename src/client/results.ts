@@ -61,26 +61,32 @@ const CHECKS: { readonly [method: string]: Check } = {
 /**
  * Checks that a result carries what its method requires and returns it unchanged (unknown members, falsy
  * `structuredContent` and cache hints included). Throws `McpkitError` `PROTOCOL` naming the missing member.
- * A 2026 `input_required` result is refused with `UNSUPPORTED` until the input loop exists.
+ * A 2026 `input_required` result is checked for its own members only (`inputRequests`, `requestState`, at
+ * least one of them); the input loop takes it from there.
  */
 export function checkResult(method: string, result: ResultObject): ResultObject {
   if ("resultType" in result && typeof result.resultType !== "string") {
     throw protocolError(method, '"resultType" must be a string', result);
   }
-  if (result.resultType === "input_required") {
-    throw new McpkitError(
-      "UNSUPPORTED",
-      `${method} returned input_required, which this client cannot serve yet`,
-      {
-        details: { method, result },
-      },
-    );
-  }
   if ("_meta" in result && !isObject(result._meta))
     throw protocolError(method, '"_meta" must be an object', result);
-  const problem = CHECKS[method]?.(result);
+  const problem =
+    result.resultType === "input_required" ? inputRequiredProblem(result) : CHECKS[method]?.(result);
   if (problem !== undefined) throw protocolError(method, problem, result);
   return result;
+}
+
+function inputRequiredProblem(result: ResultObject): string | undefined {
+  const { inputRequests, requestState } = result;
+  if (inputRequests === undefined && requestState === undefined) {
+    return 'an input_required result needs "inputRequests" or "requestState"';
+  }
+  if (requestState !== undefined && typeof requestState !== "string")
+    return '"requestState" must be a string';
+  if (inputRequests === undefined) return undefined;
+  if (!isObject(inputRequests)) return '"inputRequests" must be an object';
+  const bad = Object.keys(inputRequests).find((key) => !isObject(inputRequests[key]));
+  return bad === undefined ? undefined : `"inputRequests.${bad}" must be an object`;
 }
 
 function protocolError(method: string, problem: string, result: ResultObject): McpkitError {

@@ -4,6 +4,7 @@ import type { CacheHints, Implementation, LoggingLevel } from "../protocol/types
 import type { LoggingMessageParams, ProgressParams } from "../protocol/types/lifecycle.js";
 import type { Era } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
+import type { InputOptions } from "./input-types.js";
 
 /**
  * Where the client reports what it drops or survives: malformed or unsolicited messages, and callbacks that
@@ -28,7 +29,7 @@ export type ServerNotification = Pick<JsonRpcNotification, "method" | "params">;
  *   onNotification: (n) => n.method === "notifications/tools/list_changed" && refreshTools(),
  * });
  */
-export interface ClientOptions {
+export interface ClientOptions extends InputOptions {
   /** The channel to the server. The client starts it in `connect()` and closes it in `close()`. */
   transport: Transport;
   /** Who this client is: `{ name, version }`. */
@@ -59,6 +60,10 @@ export interface ClientOptions {
   onProgress?: (progress: ProgressParams) => void;
   /** Where dropped messages and failing callbacks are reported (default `console.warn`). */
   logger?: ClientLogger;
+  /** 2026-07-28: most subscriptions open at once (default 64); one more is refused with `CAPACITY`. */
+  maxSubscriptions?: number;
+  /** 2026-07-28: the default event queue of a subscription (default 256); see `ListenOptions.queueSize`. */
+  subscriptionQueueSize?: number;
 }
 
 /**
@@ -76,6 +81,20 @@ export interface RequestOptions {
   onProgress?: (progress: ProgressParams) => void;
   /** Extra `_meta` keys such as `traceparent`. Keys the client sets itself win. */
   meta?: { [key: string]: unknown };
+}
+
+/**
+ * Per-call options of `callTool`.
+ *
+ * @example
+ * await client.callTool("search", { region: "eu" }, { toolInputSchema: tool.inputSchema });
+ */
+export interface CallToolOptions extends RequestOptions {
+  /**
+   * The tool's input schema, when the caller has it (e.g. from its own cache): Streamable HTTP mirrors its
+   * `x-mcp-header` arguments into `Mcp-Param-*` headers from it instead of from the tools it has listed.
+   */
+  toolInputSchema?: { readonly [key: string]: unknown };
 }
 
 /**

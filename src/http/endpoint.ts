@@ -1,5 +1,6 @@
 import type { ServerLogger } from "../server/options.js";
 import type { Server } from "../server/server.js";
+import type { Subscription } from "../server/subscription.js";
 import type { HttpConfig } from "./options.js";
 import type { SessionManager } from "./sessions.js";
 
@@ -9,8 +10,8 @@ export interface Endpoint {
   readonly config: HttpConfig;
   readonly logger: ServerLogger;
   readonly sessions: SessionManager;
-  /** Called when a session opened: the handler starts forwarding the server's list-changed notifications. */
-  opened(): void;
+  /** The 2026-07-28 listen streams of this handler (its `close()` ends them gracefully). */
+  readonly subscriptions: Set<Subscription>;
   /** True when the request's `Accept` allows an SSE answer (no `Accept` at all does). */
   acceptsSse(request: Request): boolean;
 }

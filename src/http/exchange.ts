@@ -1,7 +1,7 @@
 import { utf8Length } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { McpkitError } from "../jsonrpc/errors.js";
-import type { JsonRpcNotification, JsonRpcResponse } from "../jsonrpc/message.js";
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcResponse } from "../jsonrpc/message.js";
 import type { ServerLogger } from "../server/options.js";
 import type { Clock } from "./clock.js";
 import { emptyResponse, jsonResponse } from "./responses.js";
@@ -65,6 +65,30 @@ export class ResponseExchange {
       if (!this.dropped) this.options.logger.warn("dropped notifications past maxResponseBytes");
       this.dropped = true;
       return;
+    }
+    stream.event(json);
+    await stream.drained();
+  };
+
+  /** True when this exchange answers with an SSE stream (so it can carry server-to-client requests). */
+  get streams(): boolean {
+    return !this.options.json;
+  }
+
+  /**
+   * Sends a server-to-client message on this request's stream (2025-11-25: the requests of an input round, and
+   * their cancellations). Rejects in JSON mode, once the exchange ended, or past `maxResponseBytes`: the message
+   * must reach the client, or its sender must know it did not.
+   */
+  readonly send = async (message: JsonRpcMessage): Promise<void> => {
+    if (this.options.json) throw new McpkitError("UNSUPPORTED", "a JSON answer cannot carry server requests");
+    if (this.state === "done") throw new McpkitError("CLOSED", "the response stream has ended");
+    const json = JSON.stringify(message);
+    const stream = this.stream ?? this.commit({});
+    if (stream.bytesWritten + SseStream.eventSize(json) > this.options.maxResponseBytes) {
+      throw new McpkitError("MESSAGE_TOO_LARGE", "the message would pass maxResponseBytes", {
+        details: { limit: this.options.maxResponseBytes },
+      });
     }
     stream.event(json);
     await stream.drained();

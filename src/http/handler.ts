@@ -1,13 +1,14 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { McpkitError } from "../jsonrpc/errors.js";
-import type { JsonRpcNotification, RequestId } from "../jsonrpc/message.js";
+import type { RequestId } from "../jsonrpc/message.js";
 import { isRequest } from "../jsonrpc/message.js";
 import { McpHeader } from "../protocol/routing-headers.js";
 import { isLegacyVersion } from "../protocol/versions.js";
+import { COMPLETE_GRACE_MS, completeWithin } from "../server/publisher.js";
 import type { Server } from "../server/server.js";
 import { decodeBody, readBody } from "./body.js";
 import { acceptsEventStream, type Endpoint } from "./endpoint.js";
-import { legacyDelete, legacyGet, legacyPost, sendOnSessionStream } from "./legacy.js";
+import { legacyDelete, legacyGet, legacyPost } from "./legacy.js";
 import { modernPost } from "./modern.js";
 import { buildHttpConfig, type HttpHandlerOptions } from "./options.js";
 import {
@@ -28,7 +29,13 @@ export interface HttpHandler {
   (request: Request): Promise<Response>;
   /** Legacy 2025-11-25 sessions open now. */
   readonly sessionCount: number;
-  /** Closes every legacy session (aborting its requests, ending its GET stream). The handler still serves. */
+  /** 2026-07-28 `subscriptions/listen` streams open now on this handler. */
+  readonly subscriptionCount: number;
+  /**
+   * Closes every legacy session (aborting its requests, ending its GET stream) and ends every listen stream
+   * gracefully (its `complete` result, then the end of the stream; at most 5 s are spent waiting for slow
+   * readers). The handler still serves.
+   */
   close(): Promise<void>;
 }
 
@@ -51,27 +58,12 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions = 
   }
   const config = buildHttpConfig(options);
   const logger = server.config.logger;
-  let unsubscribe: (() => void) | undefined;
-  const sessions = new SessionManager(config.sessions, config.clock, (_session, open) => {
-    // Forward list changes only while a session can receive them: an idle handler holds nothing on the server.
-    if (open === 0) {
-      unsubscribe?.();
-      unsubscribe = undefined;
-    }
-  });
-  const broadcast = async (notification: JsonRpcNotification) => {
-    for (const session of sessions.all()) {
-      if (session.legacy.ready) sendOnSessionStream(endpoint, session, notification);
-    }
-  };
   const endpoint: Endpoint = {
     server,
     config,
     logger,
-    sessions,
-    opened: () => {
-      unsubscribe ??= server.addSessionSink(broadcast);
-    },
+    sessions: new SessionManager(config.sessions, config.clock),
+    subscriptions: new Set(),
     acceptsSse: (request) => acceptsEventStream(request.headers.get("accept")),
   };
 
@@ -86,12 +78,15 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions = 
       );
     }
   };
-  Object.defineProperty(handler, "sessionCount", { get: () => sessions.size, enumerable: true });
+  Object.defineProperty(handler, "sessionCount", { get: () => endpoint.sessions.size, enumerable: true });
+  Object.defineProperty(handler, "subscriptionCount", {
+    get: () => endpoint.subscriptions.size,
+    enumerable: true,
+  });
   return Object.assign(handler, {
     close: async () => {
-      sessions.closeAll("the handler closed");
-      unsubscribe?.();
-      unsubscribe = undefined;
+      endpoint.sessions.closeAll("the handler closed");
+      await completeWithin([...endpoint.subscriptions], COMPLETE_GRACE_MS);
     },
   }) as HttpHandler;
 }

@@ -1,4 +1,5 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
+import { ANONYMOUS_FINGERPRINT, identityFingerprint } from "../server/fingerprint.js";
 import type { ServerLogger } from "../server/options.js";
 import type { Authenticate } from "./options.js";
 import { HttpRefusal, refusal } from "./responses.js";
@@ -36,8 +37,7 @@ export interface Principal {
   readonly anonymous: boolean;
 }
 
-const ANONYMOUS: Principal = Object.freeze({ fingerprint: "anonymous", anonymous: true });
-const MAX_DEPTH = 32;
+const ANONYMOUS: Principal = Object.freeze({ fingerprint: ANONYMOUS_FINGERPRINT, anonymous: true });
 
 /**
  * Fingerprints an identity: `undefined` and `null` are anonymous; anything else is hashed from its canonical
@@ -46,46 +46,10 @@ const MAX_DEPTH = 32;
  */
 export async function principalOf(identity: unknown, logger: ServerLogger): Promise<Principal> {
   if (identity === undefined || identity === null) return ANONYMOUS;
-  let text: string;
   try {
-    text = canonical(identity, new Set(), 0);
+    return { fingerprint: await identityFingerprint(identity), anonymous: false };
   } catch (error) {
     logger.error("the identity cannot be fingerprinted", error);
     throw refusal(500, ErrorCode.InternalError, "Internal error");
-  }
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  let hex = "";
-  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
-  return { fingerprint: hex, anonymous: false };
-}
-
-function canonical(value: unknown, ancestors: Set<object>, depth: number): string {
-  if (depth > MAX_DEPTH) throw new Error("identity nests too deep");
-  switch (typeof value) {
-    case "string":
-    case "number":
-    case "boolean":
-      return JSON.stringify(value);
-    case "bigint":
-      return JSON.stringify(`${value}n`);
-    case "object": {
-      if (value === null) return "null";
-      if (ancestors.has(value)) throw new Error("identity has a cycle");
-      ancestors.add(value);
-      const out = Array.isArray(value)
-        ? `[${value.map((item) => canonical(item, ancestors, depth + 1) || "null").join(",")}]`
-        : `{${Object.keys(value)
-            .sort()
-            .flatMap((key) => {
-              const item = canonical((value as { [key: string]: unknown })[key], ancestors, depth + 1);
-              return item === "" ? [] : [`${JSON.stringify(key)}:${item}`];
-            })
-            .join(",")}}`;
-      ancestors.delete(value);
-      return out;
-    }
-    default:
-      // undefined, functions, symbols: not part of who someone is.
-      return "";
   }
 }

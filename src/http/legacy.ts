@@ -1,4 +1,5 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
+import { McpkitError } from "../jsonrpc/errors.js";
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../jsonrpc/message.js";
 import { isObject, isRequest, isResponse } from "../jsonrpc/message.js";
 import { McpHeader } from "../protocol/routing-headers.js";
@@ -29,7 +30,13 @@ export async function legacyPost(
 ): Promise<Response> {
   if (isRequest(message) && message.method === "initialize") return initialize(endpoint, request, message);
   const { session, identity } = await boundSession(endpoint, request);
-  if (isResponse(message)) return emptyResponse(202); // Answers to server requests: nothing asks yet.
+  if (isResponse(message)) {
+    // The client's answer to a server-to-client request (sampling, elicitation, roots) of this session.
+    if (!session.legacy.receiveResponse(message)) {
+      endpoint.logger.warn("dropped a response to no request", { id: message.id });
+    }
+    return emptyResponse(202);
+  }
   if (!isRequest(message)) {
     onNotification(endpoint, session, message);
     return emptyResponse(202);
@@ -43,8 +50,13 @@ export async function legacyPost(
   exchange.signal.addEventListener("abort", () => cancel.abort(exchange.signal.reason), { once: true });
   session.inFlight.set(message.id, cancel);
   endpoint.sessions.enter(session);
+  // Server-to-client requests of this request go on its own stream; a JSON answer cannot carry them, so they
+  // go on the session's GET stream instead.
+  const send = exchange.streams
+    ? exchange.send
+    : (outbound: JsonRpcMessage) => sendOnGetStream(endpoint, session, outbound);
   void session.legacy
-    .handle(message, { identity, signal: cancel.signal, notify: exchange.notify })
+    .handle(message, { identity, signal: cancel.signal, notify: exchange.notify, send })
     .then((response) => {
       // A cancelled request gets no response.
       if (cancel.signal.aborted) exchange.abandon();
@@ -107,6 +119,26 @@ export function sendOnSessionStream(
   stream.event(json);
 }
 
+/** Sends a server-to-client request on the session's GET stream; rejects when there is none or it is full. */
+async function sendOnGetStream(
+  endpoint: Endpoint,
+  session: HttpSession,
+  message: JsonRpcMessage,
+): Promise<void> {
+  const stream = session.stream;
+  if (!stream || stream.isClosed) {
+    throw new McpkitError("CLOSED", "no GET stream open to carry a server-to-client request");
+  }
+  const json = JSON.stringify(message);
+  if (SseStream.eventSize(json) > endpoint.config.maxResponseBytes) {
+    throw new McpkitError("MESSAGE_TOO_LARGE", "the message would pass maxResponseBytes", {
+      details: { limit: endpoint.config.maxResponseBytes },
+    });
+  }
+  stream.event(json);
+  await stream.drained();
+}
+
 async function initialize(endpoint: Endpoint, request: Request, message: JsonRpcRequest): Promise<Response> {
   if (request.headers.has(McpHeader.sessionId)) {
     throw refusal(
@@ -131,17 +163,18 @@ async function initialize(endpoint: Endpoint, request: Request, message: JsonRpc
   try {
     response = await legacy.handle(message, { identity, signal: exchange.signal });
   } catch (error) {
+    legacy.close();
     sessions.release(reservation);
     throw error;
   }
   // A failed initialize, or one whose client is gone, publishes nothing.
   if (!("result" in response) || exchange.signal.aborted) {
+    legacy.close();
     sessions.release(reservation);
     exchange.finish(response);
     return exchange.response;
   }
   session = sessions.publish(reservation, legacy);
-  endpoint.opened();
   exchange.finish(response, { [McpHeader.sessionId.toLowerCase()]: session.id });
   return exchange.response;
 }

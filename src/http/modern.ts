@@ -7,6 +7,7 @@ import { errorResponse } from "../server/respond.js";
 import type { Endpoint } from "./endpoint.js";
 import { ResponseExchange } from "./exchange.js";
 import { resolveIdentity } from "./identity.js";
+import { listenStream } from "./listen.js";
 import { emptyResponse, modernStatus, refusal } from "./responses.js";
 import { checkModernHeaders, checkParamHeaders, resolvedParams } from "./routing.js";
 
@@ -39,6 +40,7 @@ export async function modernPost(
     const params = await paramsOf(endpoint, message, identity);
     if (params) checkParamHeaders(params, message.params?.arguments, request.headers);
   }
+  if (message.method === "subscriptions/listen") return listenStream(endpoint, request, message);
   const exchange = new ResponseExchange({
     json: config.enableJsonResponse || !endpoint.acceptsSse(request),
     maxResponseBytes: config.maxResponseBytes,

@@ -25,6 +25,7 @@ function fakeLegacy(ready = true): LegacySession {
     markInitialized() {
       state.ready = true;
     },
+    close() {},
   } as unknown as LegacySession;
 }
 

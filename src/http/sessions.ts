@@ -52,8 +52,8 @@ export class SessionManager {
   constructor(
     private readonly limits: Readonly<Required<SessionOptions>>,
     private readonly clock: Clock,
-    /** Called after a session closed (for cleanup that needs the handler). */
-    private readonly onClose: (session: HttpSession, count: number) => void,
+    /** Called after a session closed. */
+    private readonly onClose?: (session: HttpSession, count: number) => void,
   ) {}
 
   /** Sessions open now. */
@@ -121,7 +121,10 @@ export class SessionManager {
     if (!session.closed) this.schedule(session);
   }
 
-  /** Closes a session: aborts its requests, ends its GET stream, frees its slot. Idempotent. */
+  /**
+   * Closes a session: aborts its requests, fails its pending server-to-client requests, ends its GET stream,
+   * frees its slot. Idempotent.
+   */
   close(session: HttpSession, reason: string): void {
     if (session.closed) return;
     session.closed = true;
@@ -133,7 +136,8 @@ export class SessionManager {
     session.inFlight.clear();
     session.stream?.close();
     session.stream = undefined;
-    this.onClose(session, this.sessions.size);
+    session.legacy.close();
+    this.onClose?.(session, this.sessions.size);
   }
 
   /** Closes every session. */

@@ -68,7 +68,14 @@ export type McpkitErrorCode =
   /** The operation is not available in the connection's era or with the peer's capabilities. */
   | "UNSUPPORTED"
   /** The transport failed (I/O error, cleanup failure). */
-  | "TRANSPORT";
+  | "TRANSPORT"
+  /** A user callback (an input resolver or a server-request handler) threw or returned an invalid value. */
+  | "CALLBACK_FAILED"
+  /**
+   * The server answered with a 2026 `input_required` result and the client has no resolver;
+   * `details.result` is that result.
+   */
+  | "INPUT_REQUIRED";
 
 /**
  * A local error with a stable string `code`. Never sent on the wire. `details` carries structured facts (the

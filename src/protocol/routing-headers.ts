@@ -15,6 +15,25 @@ export const McpHeader = {
   paramPrefix: "Mcp-Param-",
 } as const;
 
+/** Request headers only the transport sets (lowercase): the MCP headers and `Last-Event-ID`. */
+const RESERVED_HEADERS: ReadonlySet<string> = new Set([
+  McpHeader.protocolVersion.toLowerCase(),
+  McpHeader.sessionId.toLowerCase(),
+  McpHeader.method.toLowerCase(),
+  McpHeader.name.toLowerCase(),
+  "last-event-id",
+]);
+
+/**
+ * True for a header name the MCP transport owns, compared case-insensitively: `MCP-Protocol-Version`,
+ * `Mcp-Session-Id`, `Mcp-Method`, `Mcp-Name`, every `Mcp-Param-*` and `Last-Event-ID`. A caller's extra
+ * headers must never set one.
+ */
+export function isReservedMcpHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return RESERVED_HEADERS.has(lower) || lower.startsWith(McpHeader.paramPrefix.toLowerCase());
+}
+
 /** The `inputSchema` property keyword that mirrors an argument into an `Mcp-Param-{Name}` header. */
 export const X_MCP_HEADER = "x-mcp-header";
 
@@ -267,7 +286,7 @@ export function routingHeaders(
 ): { [header: string]: string } {
   const headers: { [header: string]: string } = {
     [McpHeader.protocolVersion]: protocolVersion,
-    [McpHeader.method]: request.method,
+    [McpHeader.method]: encodeHeaderValue(request.method),
   };
   const name = routedName(request.method, request.params);
   if (name !== undefined) headers[McpHeader.name] = encodeHeaderValue(name);

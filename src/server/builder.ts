@@ -7,6 +7,7 @@ import type { CallToolResult, Tool } from "../protocol/types/tools.js";
 import type { RequestContext } from "./context.js";
 import { invalidParams, resourceNotFound } from "./errors.js";
 import type { ServerHandler } from "./handler.js";
+import { type InputRequired, isInputRequired } from "./input.js";
 import type { ServerOptions } from "./options.js";
 import { page } from "./pagination.js";
 import { createServer, type Server } from "./server.js";
@@ -14,24 +15,30 @@ import { UriTemplate } from "./uri-template.js";
 
 type Answer<T> = Promise<T> | T;
 
-/** Runs a tool. Throw a `JsonRpcError` for a protocol error; anything else thrown becomes an `isError` result. */
+/**
+ * Runs a tool. Throw a `JsonRpcError` for a protocol error; anything else thrown becomes an `isError` result.
+ * Return `inputRequired(...)` to ask the client for input first.
+ */
 export type ToolCallback = (
   args: { [key: string]: unknown },
   context: RequestContext,
-) => Answer<CallToolResult>;
-/** Reads a fixed resource. */
-export type ResourceCallback = (uri: string, context: RequestContext) => Answer<ReadResourceResult>;
+) => Answer<CallToolResult | InputRequired>;
+/** Reads a fixed resource (or asks for input first with `inputRequired(...)`). */
+export type ResourceCallback = (
+  uri: string,
+  context: RequestContext,
+) => Answer<ReadResourceResult | InputRequired>;
 /** Reads a resource matched by a template; `variables` are the template's values. */
 export type TemplateCallback = (
   uri: string,
   variables: { [name: string]: string },
   context: RequestContext,
-) => Answer<ReadResourceResult>;
-/** Renders a prompt. */
+) => Answer<ReadResourceResult | InputRequired>;
+/** Renders a prompt (or asks for input first with `inputRequired(...)`). */
 export type PromptCallback = (
   args: { [name: string]: string },
   context: RequestContext,
-) => Answer<GetPromptResult>;
+) => Answer<GetPromptResult | InputRequired>;
 /** Suggests values for one argument; `args` holds the other arguments already filled in. */
 export type CompletionCallback = (
   value: string,
@@ -148,13 +155,14 @@ export class ServerBuilder {
       handler.callTool = async ({ name, arguments: args }, context) => {
         const tool = tools.get(name);
         if (!tool) throw invalidParams(`Unknown tool: ${name}`);
-        let result: CallToolResult;
+        let result: CallToolResult | InputRequired;
         try {
           result = await tool.callback(args, context);
         } catch (error) {
           if (error instanceof JsonRpcError) throw error;
           return { content: [{ type: "text", text: toError(error).message }], isError: true };
         }
+        if (isInputRequired(result)) return result;
         // The spec: a tool that declares an outputSchema must return structured content (unless it failed).
         if (
           tool.definition.outputSchema !== undefined &&

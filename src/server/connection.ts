@@ -8,19 +8,21 @@ import type {
   RequestId,
 } from "../jsonrpc/message.js";
 import { isObject, isRequest, isResponse } from "../jsonrpc/message.js";
+import type { RequestMeta } from "../protocol/request-meta.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
 import type { MessageInfo, Transport, TransportCloseReason } from "../transports/transport.js";
-import type { CallbackExecutor } from "./executor.js";
 import { LegacySession } from "./legacy.js";
 import { checkModernRequest, hasModernMeta, serveModern } from "./modern.js";
-import type { ServerConfig } from "./options.js";
 import { errorResponse } from "./respond.js";
+import type { ServerRuntime } from "./runtime.js";
+import type { Subscription, SubscriptionChannel } from "./subscription.js";
 
 /**
  * A server bound to one transport (stdio, in-process). The first request that settles the era pins it: a
  * successful `initialize` pins 2025-11-25, a request with valid 2026 `_meta` pins 2026-07-28; afterwards the
- * other era's traffic is refused. In-flight requests are tracked so `notifications/cancelled` aborts them and
- * a duplicate id is refused.
+ * other era's traffic is refused. In-flight requests are tracked so `notifications/cancelled` aborts them (and
+ * ends a `subscriptions/listen` subscription) and a duplicate id is refused. In 2025-11-25 the client's
+ * responses to server-to-client requests are routed to the session.
  */
 export class ServerConnection {
   private pinned: Era | undefined;
@@ -33,8 +35,7 @@ export class ServerConnection {
   readonly closed: Promise<TransportCloseReason>;
 
   constructor(
-    private readonly config: ServerConfig,
-    private readonly executor: CallbackExecutor,
+    private readonly runtime: ServerRuntime,
     private readonly transport: Transport,
     private readonly onEnd: (connection: ServerConnection) => void,
   ) {
@@ -62,17 +63,14 @@ export class ServerConnection {
     this.end({ kind: "local" });
   }
 
-  /** Sends a notification if this is a ready 2025-11-25 session (list-changed and the like). */
-  async notifySession(notification: JsonRpcNotification): Promise<void> {
-    if (this.pinned === LEGACY_VERSION && this.legacy?.ready && !this.isClosed) await this.send(notification);
-  }
-
   private receive(message: JsonRpcMessage, info: MessageInfo | undefined): void {
     if (this.isClosed) return;
     if (isRequest(message)) void this.serve(message, info);
-    else if (isResponse(message))
-      this.config.logger.warn("dropped a response to no request", { id: message.id });
-    else this.onNotification(message);
+    else if (isResponse(message)) {
+      if (!this.legacy?.receiveResponse(message)) {
+        this.runtime.config.logger.warn("dropped a response to no request", { id: message.id });
+      }
+    } else this.onNotification(message);
   }
 
   private async serve(request: JsonRpcRequest, info: MessageInfo | undefined): Promise<void> {
@@ -82,19 +80,31 @@ export class ServerConnection {
           request.id,
           new JsonRpcError(ErrorCode.InvalidRequest, "Invalid Request: duplicate request id"),
           this.pinned,
-          this.config.logger,
+          this.runtime.config.logger,
         ),
       );
       return;
     }
     const controller = new AbortController();
     this.inFlight.set(request.id, controller);
-    try {
-      const response = await this.route(request, info, controller.signal);
-      // A cancelled request gets no response (the client has already forgotten it).
-      if (!controller.signal.aborted) await this.send(response);
-    } finally {
+    const forget = () => {
       if (this.inFlight.get(request.id) === controller) this.inFlight.delete(request.id);
+    };
+    let subscribed = false;
+    try {
+      const answer = await this.route(request, info, controller.signal);
+      if ("jsonrpc" in answer) {
+        // A cancelled request gets no response (the client has already forgotten it).
+        if (!controller.signal.aborted) await this.send(answer);
+        return;
+      }
+      // A subscription lives on: cancelling it (or losing the transport) ends it; its end frees the id.
+      subscribed = true;
+      controller.signal.addEventListener("abort", () => answer.cancel(), { once: true });
+      if (controller.signal.aborted) answer.cancel();
+      void answer.ended.then(forget);
+    } finally {
+      if (!subscribed) forget();
     }
   }
 
@@ -102,7 +112,7 @@ export class ServerConnection {
     request: JsonRpcRequest,
     info: MessageInfo | undefined,
     signal: AbortSignal,
-  ): Promise<JsonRpcResponse> {
+  ): Promise<JsonRpcResponse | Subscription> {
     const env = { identity: info?.identity, signal };
     // Requests piped right behind an `initialize` wait for it: its outcome decides their era.
     if (this.pinned === undefined && this.initializing && request.method !== "initialize")
@@ -120,14 +130,39 @@ export class ServerConnection {
       if ("result" in response) this.pinned = LEGACY_VERSION;
       return response;
     }
-    let meta: ReturnType<typeof checkModernRequest>;
+    let meta: RequestMeta;
     try {
       meta = checkModernRequest(request);
     } catch (error) {
-      return errorResponse(request.id, error, MODERN_VERSION, this.config.logger);
+      return errorResponse(request.id, error, MODERN_VERSION, this.runtime.config.logger);
     }
     this.pinned = MODERN_VERSION;
-    return serveModern(this.config, this.executor, request, { ...env, notify: (n) => this.send(n) }, meta);
+    if (request.method === "subscriptions/listen") return this.listen(request);
+    return serveModern(this.runtime, request, { ...env, notify: (n) => this.send(n) }, meta);
+  }
+
+  /**
+   * A 2026-07-28 subscription on this connection: its messages go out between the other traffic, each stamped
+   * with the listen id. The client ends it with `notifications/cancelled`; an overflow ends it with a
+   * `notifications/cancelled` from the server naming the listen id; a graceful end is its `complete` result.
+   */
+  private listen(request: JsonRpcRequest): JsonRpcResponse | Subscription {
+    const channel: SubscriptionChannel = {
+      write: (message) => this.transport.send(message),
+      end: (reason) => {
+        if (reason !== "overflow") return;
+        void this.send({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId: request.id, reason: "subscription queue overflow" },
+        });
+      },
+    };
+    try {
+      return this.runtime.publisher.listen(request, this.runtime.config.capabilities, channel);
+    } catch (error) {
+      return errorResponse(request.id, error, MODERN_VERSION, this.runtime.config.logger);
+    }
   }
 
   private onNotification(notification: JsonRpcNotification): void {
@@ -145,7 +180,11 @@ export class ServerConnection {
   }
 
   private session(): LegacySession {
-    this.legacy ??= new LegacySession(this.config, this.executor, (n) => this.send(n));
+    this.legacy ??= new LegacySession(
+      this.runtime,
+      (n) => this.send(n),
+      (message) => this.transport.send(message),
+    );
     return this.legacy;
   }
 
@@ -154,7 +193,7 @@ export class ServerConnection {
     try {
       await this.transport.send(message);
     } catch (error) {
-      if (!this.isClosed) this.config.logger.warn("could not send a message", error);
+      if (!this.isClosed) this.runtime.config.logger.warn("could not send a message", error);
     }
   }
 
@@ -164,6 +203,7 @@ export class ServerConnection {
     const closedError = new McpkitError("CLOSED", "connection closed", { cause: reason.error });
     for (const controller of this.inFlight.values()) controller.abort(closedError);
     this.inFlight.clear();
+    this.legacy?.close();
     this.onEnd(this);
     this.resolveClosed(reason);
   }

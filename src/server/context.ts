@@ -1,6 +1,7 @@
-import type { JsonRpcNotification, RequestId } from "../jsonrpc/message.js";
+import type { JsonRpcNotification, JsonValue, RequestId } from "../jsonrpc/message.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LoggingLevel } from "../protocol/types/common.js";
+import type { InputResponses } from "../protocol/types/input.js";
 import type { Era } from "../protocol/versions.js";
 
 /**
@@ -31,6 +32,14 @@ export interface RequestContext {
   readonly clientCapabilities: ClientCapabilities;
   /** The client's name and version, when it said. */
   readonly clientInfo: Implementation | undefined;
+  /**
+   * The client's answers to the requests of the previous round (see `inputRequired()`), by request key;
+   * `undefined` on a first call. In 2026-07-28 they are the retry's `inputResponses`: a key may be missing (ask
+   * again) and unknown keys may be present (ignore them).
+   */
+  readonly inputResponses: InputResponses | undefined;
+  /** The `state` the previous round passed to `inputRequired()`, verified and decoded; `undefined` if none. */
+  readonly requestState: JsonValue | undefined;
   /**
    * Sends `notifications/progress` for this request; a no-op when the client sent no `progressToken`.
    */

@@ -8,6 +8,7 @@ import type {
 } from "../protocol/types/resources.js";
 import type { CallToolResult, ListToolsResult } from "../protocol/types/tools.js";
 import type { RequestContext } from "./context.js";
+import type { InputRequired } from "./input.js";
 
 /** The params of a list request: the handler owns the meaning of `cursor`. */
 export interface ListRequest {
@@ -27,6 +28,8 @@ type Answer<T> = Promise<T> | T;
  * A callback answers with a result object (extra members are sent as they are), or throws a `JsonRpcError` to
  * answer with that error. Anything else thrown becomes `-32603` "Internal error" (details never leave the
  * process). Results may set `ttlMs`/`cacheScope` to override the server's cache defaults in 2026-07-28.
+ * `callTool`, `getPrompt` and `readResource` may also return `inputRequired(requests, state?)` to ask the
+ * client for input first (see `RequestContext.inputResponses`).
  *
  * @example
  * const handler: ServerHandler = {
@@ -39,15 +42,18 @@ export interface ServerHandler {
   callTool?(
     request: { name: string; arguments: { [key: string]: unknown } },
     context: RequestContext,
-  ): Answer<CallToolResult>;
+  ): Answer<CallToolResult | InputRequired>;
   listResources?(request: ListRequest, context: RequestContext): Answer<ListResourcesResult>;
-  readResource?(request: { uri: string }, context: RequestContext): Answer<ReadResourceResult>;
+  readResource?(
+    request: { uri: string },
+    context: RequestContext,
+  ): Answer<ReadResourceResult | InputRequired>;
   listResourceTemplates?(request: ListRequest, context: RequestContext): Answer<ListResourceTemplatesResult>;
   listPrompts?(request: ListRequest, context: RequestContext): Answer<ListPromptsResult>;
   getPrompt?(
     request: { name: string; arguments: { [key: string]: string } },
     context: RequestContext,
-  ): Answer<GetPromptResult>;
+  ): Answer<GetPromptResult | InputRequired>;
   complete?(request: CompleteParams, context: RequestContext): Answer<CompleteResult>;
 }
 

@@ -1,6 +1,7 @@
 import { isObject } from "../jsonrpc/message.js";
 import type { RequestContext } from "./context.js";
 import { invalidParams, methodNotFound } from "./errors.js";
+import { type InputRequired, isInputRequired } from "./input.js";
 import type { ServerConfig } from "./options.js";
 
 type Params = { [key: string]: unknown };
@@ -21,14 +22,15 @@ export const HANDLER_METHODS: ReadonlySet<string> = new Set([
 /**
  * Checks a handler method's params, calls the handler's callback and checks the shape of its answer. Throws
  * `-32601` when the family is not served, `-32602` for bad params; a malformed answer is the handler's bug and
- * throws a plain Error (sent as `-32603`).
+ * throws a plain Error (sent as `-32603`). `tools/call`, `prompts/get` and `resources/read` may answer with an
+ * {@link InputRequired}; any other method that does is a handler bug too.
  */
 export async function invokeHandler(
   config: ServerConfig,
   method: string,
   params: Params,
   context: RequestContext,
-): Promise<Result> {
+): Promise<Result | InputRequired> {
   const handler = config.handler;
   switch (method) {
     case "tools/list":
@@ -37,13 +39,17 @@ export async function invokeHandler(
       const name = requireString(params, "name");
       const args = params.arguments ?? {};
       if (!isObject(args)) throw invalidParams("arguments must be an object");
-      return checked(await need(handler.callTool, method)({ name, arguments: args }, context), "content");
+      return checked(
+        await need(handler.callTool, method)({ name, arguments: args }, context),
+        "content",
+        true,
+      );
     }
     case "resources/list":
       return checked(await need(handler.listResources, method)(listRequest(params), context), "resources");
     case "resources/read": {
       const uri = requireString(params, "uri");
-      return checked(await need(handler.readResource, method)({ uri }, context), "contents");
+      return checked(await need(handler.readResource, method)({ uri }, context), "contents", true);
     }
     case "resources/templates/list":
       return checked(
@@ -61,6 +67,7 @@ export async function invokeHandler(
       return checked(
         await need(handler.getPrompt, method)({ name, arguments: args as { [k: string]: string } }, context),
         "messages",
+        true,
       );
     }
     case "completion/complete": {
@@ -102,7 +109,11 @@ function requireString(params: Params, key: string): string {
   return value;
 }
 
-function checked(result: unknown, arrayKey: string): Result {
+function checked(result: unknown, arrayKey: string, mayAskInput = false): Result | InputRequired {
+  if (isInputRequired(result)) {
+    if (mayAskInput) return result;
+    throw new Error("only tools/call, prompts/get and resources/read handlers may return inputRequired()");
+  }
   if (!isObject(result) || !Array.isArray(result[arrayKey])) {
     throw new Error(`handler result must be an object with a "${arrayKey}" array`);
   }

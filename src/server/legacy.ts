@@ -1,18 +1,20 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError } from "../jsonrpc/errors.js";
-import type { JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/message.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/message.js";
 import { isObject } from "../jsonrpc/message.js";
 import { LEGACY_CLIENT_METHODS } from "../protocol/methods.js";
 import { projectResult } from "../protocol/projection.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../protocol/types/common.js";
 import { LEGACY_VERSION } from "../protocol/versions.js";
+import { ClientRequests, type MessageSender } from "./client-requests.js";
 import { levelAllows, type NotificationSink, notificationSenders, type RequestContext } from "./context.js";
 import { invalidParams, methodNotFound } from "./errors.js";
-import type { CallbackExecutor } from "./executor.js";
+import type { RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
-import type { ServerConfig } from "./options.js";
+import { runLegacyRounds } from "./legacy-input.js";
 import { errorResponse, resultResponse } from "./respond.js";
+import type { ServerRuntime } from "./runtime.js";
 
 /** What the transport knows about one request of a 2025-11-25 session. */
 export interface LegacyRequestEnv {
@@ -20,31 +22,48 @@ export interface LegacyRequestEnv {
   signal?: AbortSignal;
   /** Where this request's progress and log notifications go (default: the session's sink). */
   notify?: NotificationSink;
+  /**
+   * Where this request's server-to-client requests go (sampling, elicitation, roots), e.g. its own SSE stream
+   * on HTTP (default: the session's channel, if it has one).
+   */
+  send?: MessageSender;
 }
+
+type Result = { [key: string]: unknown };
 
 /**
  * One 2025-11-25 session: `initialize`, then `notifications/initialized`, then requests. Holds what the
- * handshake negotiated (client capabilities, log level). Its notifications go to one sink: the connection, or
- * the session's GET stream on HTTP.
+ * handshake negotiated (client capabilities, log level), its `resources/subscribe` URIs and its pending
+ * server-to-client requests. Its notifications go to one sink: the connection, or the session's GET stream on
+ * HTTP. A handler's `inputRequired()` becomes real requests to the client (see `runLegacyRounds`).
  */
 export class LegacySession {
+  /** The server-to-client requests of this session; the transport routes the client's responses here. */
+  readonly clientRequests: ClientRequests;
   private clientCapabilities: ClientCapabilities = {};
   private clientInfo: Implementation | undefined;
   private logLevel: LoggingLevel | undefined;
-  private state: "new" | "initializing" | "ready" = "new";
+  private state: "new" | "initializing" | "ready" | "closed" = "new";
+  private readonly subscriptions = new Set<string>();
 
   constructor(
-    private readonly config: ServerConfig,
-    private readonly executor: CallbackExecutor,
+    private readonly runtime: ServerRuntime,
     private readonly notify: NotificationSink,
-  ) {}
+    /** The session's own channel for server-to-client requests (a connection has one; HTTP sends per request). */
+    private readonly send?: MessageSender,
+  ) {
+    this.clientRequests = new ClientRequests(
+      runtime.config.limits.maxClientRequests,
+      runtime.config.handlerTimeoutMs,
+    );
+  }
 
   /** True once `initialize` has been answered with a result. */
   get initialized(): boolean {
     return this.state !== "new";
   }
 
-  /** True once the client has sent `notifications/initialized`. */
+  /** True once the client has sent `notifications/initialized` (and the session has not closed). */
   get ready(): boolean {
     return this.state === "ready";
   }
@@ -54,37 +73,82 @@ export class LegacySession {
     if (this.state === "initializing") this.state = "ready";
   }
 
+  /** Ends the session: its pending server-to-client requests fail, it gets no more notifications. */
+  close(): void {
+    if (this.state === "closed") return;
+    this.state = "closed";
+    this.runtime.sessions.delete(this);
+    this.subscriptions.clear();
+    this.clientRequests.close();
+  }
+
+  /** Routes a client's response to a server-to-client request; false when nothing awaits that id. */
+  receiveResponse(response: JsonRpcResponse): boolean {
+    return this.clientRequests.receive(response);
+  }
+
+  /** Sends a session-wide notification (list changed) once the session is ready. */
+  async notifySession(notification: JsonRpcNotification): Promise<void> {
+    if (this.ready) await this.notify(notification);
+  }
+
+  /** Sends `notifications/resources/updated` if this session subscribed to `uri`. */
+  async notifyResourceUpdated(uri: string): Promise<void> {
+    if (!this.ready || !this.subscriptions.has(uri)) return;
+    await this.notify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
+  }
+
   /** Serves one request of this session. Never throws: every failure is an error response. */
   async handle(request: JsonRpcRequest, env: LegacyRequestEnv): Promise<JsonRpcResponse> {
+    const { config } = this.runtime;
     try {
       const params = request.params ?? {};
-      let result: { [key: string]: unknown };
+      let result: Result;
       if (request.method === "initialize") result = this.initialize(params);
       else if (request.method === "ping") result = {};
       else if (!this.initialized) {
         throw new JsonRpcError(ErrorCode.InvalidRequest, "Invalid Request: session not initialized");
       } else if (request.method === "logging/setLevel") result = this.setLevel(params);
-      else if (HANDLER_METHODS.has(request.method)) {
-        result = await this.executor.run(
-          (signal) => invokeHandler(this.config, request.method, params, this.context(request, env, signal)),
-          env.signal,
-        );
+      else if (request.method === "resources/subscribe" && config.capabilities.resources?.subscribe) {
+        result = this.subscribe(params);
+      } else if (request.method === "resources/unsubscribe" && config.capabilities.resources?.subscribe) {
+        this.subscriptions.delete(uriOf(params));
+        result = {};
+      } else if (HANDLER_METHODS.has(request.method)) {
+        result = await this.serveHandler(request, params, env);
       } else if (LEGACY_CLIENT_METHODS.has(request.method)) {
         throw methodNotFound(request.method, "not supported by this server");
       } else throw methodNotFound(request.method);
       return resultResponse(
         request.id,
         projectResult(LEGACY_VERSION, request.method, result, {
-          cache: this.config.cache,
-          serverInfo: this.config.serverInfo,
+          cache: config.cache,
+          serverInfo: config.serverInfo,
         }),
       );
     } catch (error) {
-      return errorResponse(request.id, error, LEGACY_VERSION, this.config.logger);
+      return errorResponse(request.id, error, LEGACY_VERSION, config.logger);
     }
   }
 
-  private initialize(params: { [key: string]: unknown }): { [key: string]: unknown } {
+  private serveHandler(request: JsonRpcRequest, params: Result, env: LegacyRequestEnv): Promise<Result> {
+    const { config, executor } = this.runtime;
+    return runLegacyRounds({
+      round: (input) =>
+        executor.run(
+          (signal) =>
+            invokeHandler(config, request.method, params, this.context(request, env, signal, input)),
+          env.signal,
+        ),
+      capabilities: this.clientCapabilities,
+      requests: this.clientRequests,
+      send: env.send ?? this.send,
+      signal: env.signal,
+      maxRounds: config.limits.maxInputRounds,
+    });
+  }
+
+  private initialize(params: Result): Result {
     if (this.initialized)
       throw new JsonRpcError(ErrorCode.InvalidRequest, "Invalid Request: already initialized");
     if (typeof params.protocolVersion !== "string") throw invalidParams("protocolVersion must be a string");
@@ -93,27 +157,47 @@ export class LegacySession {
     if (!isObject(info) || typeof info.name !== "string" || typeof info.version !== "string") {
       throw invalidParams("clientInfo must have string name and version");
     }
+    const { config } = this.runtime;
     this.clientCapabilities = params.capabilities;
     this.clientInfo = info as Implementation;
     this.state = "initializing";
+    this.runtime.sessions.add(this);
     // Whatever the client asked for, this server speaks one stateful revision and says so.
-    const result: { [key: string]: unknown } = {
+    const result: Result = {
       protocolVersion: LEGACY_VERSION,
-      capabilities: this.config.capabilities,
-      serverInfo: this.config.serverInfo,
+      capabilities: config.capabilities,
+      serverInfo: config.serverInfo,
     };
-    if (this.config.instructions !== undefined) result.instructions = this.config.instructions;
+    if (config.instructions !== undefined) result.instructions = config.instructions;
     return result;
   }
 
-  private setLevel(params: { [key: string]: unknown }): { [key: string]: unknown } {
+  private setLevel(params: Result): Result {
     if (!LOGGING_LEVELS.includes(params.level as LoggingLevel))
       throw invalidParams("level is not a logging level");
     this.logLevel = params.level as LoggingLevel;
     return {};
   }
 
-  private context(request: JsonRpcRequest, env: LegacyRequestEnv, signal: AbortSignal): RequestContext {
+  private subscribe(params: Result): Result {
+    const uri = uriOf(params);
+    const limit = this.runtime.config.limits.maxSessionSubscriptions;
+    if (!this.subscriptions.has(uri) && this.subscriptions.size >= limit) {
+      throw new JsonRpcError(ErrorCode.InternalError, "Too many resource subscriptions on this session", {
+        reason: "subscription_limit",
+        limit,
+      });
+    }
+    this.subscriptions.add(uri);
+    return {};
+  }
+
+  private context(
+    request: JsonRpcRequest,
+    env: LegacyRequestEnv,
+    signal: AbortSignal,
+    input: RoundInput,
+  ): RequestContext {
     const meta = isObject(request.params?._meta) ? request.params._meta : {};
     return {
       era: LEGACY_VERSION,
@@ -124,6 +208,8 @@ export class LegacySession {
       meta,
       clientCapabilities: this.clientCapabilities,
       clientInfo: this.clientInfo,
+      inputResponses: input.inputResponses,
+      requestState: input.requestState,
       ...notificationSenders(
         meta.progressToken,
         (level) => this.logLevel === undefined || levelAllows(this.logLevel, level),
@@ -132,4 +218,9 @@ export class LegacySession {
       ),
     };
   }
+}
+
+function uriOf(params: Result): string {
+  if (typeof params.uri !== "string") throw invalidParams("uri must be a string");
+  return params.uri;
 }

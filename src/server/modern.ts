@@ -7,10 +7,12 @@ import type { LoggingLevel } from "../protocol/types/common.js";
 import { MODERN_VERSION, SUPPORTED_VERSIONS } from "../protocol/versions.js";
 import { levelAllows, type NotificationSink, notificationSenders, type RequestContext } from "./context.js";
 import { methodNotFound } from "./errors.js";
-import type { CallbackExecutor } from "./executor.js";
+import { isInputRequired, type RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
+import { inputRequiredResult, readModernInput } from "./modern-input.js";
 import type { ServerConfig } from "./options.js";
 import { errorResponse, resultResponse } from "./respond.js";
+import type { ServerRuntime } from "./runtime.js";
 
 /** What the transport knows about one 2026-07-28 request. */
 export interface ModernRequestEnv {
@@ -35,16 +37,18 @@ export function checkModernRequest(request: JsonRpcRequest): RequestMeta {
 }
 
 /**
- * Serves one stateless 2026-07-28 request: meta checks, `server/discover`, handler dispatch under the executor,
- * result projection (`resultType`, cache hints, server info). Never throws: every failure is an error response.
+ * Serves one stateless 2026-07-28 request: meta checks, `server/discover`, the retry fields of an input round
+ * (`inputResponses`, a sealed `requestState`), handler dispatch under the executor, an `inputRequired()` answer
+ * turned into an `InputRequiredResult`, result projection (`resultType`, cache hints, server info). Never throws:
+ * every failure is an error response.
  */
 export async function serveModern(
-  config: ServerConfig,
-  executor: CallbackExecutor,
+  runtime: ServerRuntime,
   request: JsonRpcRequest,
   env: ModernRequestEnv,
   checkedMeta?: RequestMeta,
 ): Promise<JsonRpcResponse> {
+  const { config, executor, sealer } = runtime;
   try {
     const meta = checkedMeta ?? checkModernRequest(request);
     const params = request.params ?? {};
@@ -52,10 +56,16 @@ export async function serveModern(
     if (request.method === "server/discover") {
       result = discoverResult(config);
     } else if (HANDLER_METHODS.has(request.method)) {
-      result = await executor.run(
-        (signal) => invokeHandler(config, request.method, params, modernContext(request, meta, env, signal)),
+      const round = { method: request.method, params, identity: env.identity };
+      const input = await readModernInput(sealer, round);
+      const answer = await executor.run(
+        (signal) =>
+          invokeHandler(config, request.method, params, modernContext(request, meta, env, signal, input)),
         env.signal,
       );
+      result = isInputRequired(answer)
+        ? await inputRequiredResult(sealer, answer, round, meta.clientCapabilities)
+        : answer;
     } else {
       throw methodNotFound(request.method);
     }
@@ -85,6 +95,7 @@ function modernContext(
   meta: RequestMeta,
   env: ModernRequestEnv,
   signal: AbortSignal,
+  input: RoundInput,
 ): RequestContext {
   const minimum: LoggingLevel | undefined = meta.logLevel;
   return {
@@ -96,6 +107,8 @@ function modernContext(
     meta: meta.raw,
     clientCapabilities: meta.clientCapabilities,
     clientInfo: meta.clientInfo,
+    inputResponses: input.inputResponses,
+    requestState: input.requestState,
     // 2026-07-28: no logLevel in the request's meta means no log messages for it.
     ...notificationSenders(
       meta.progressToken,

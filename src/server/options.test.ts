@@ -110,3 +110,56 @@ describe("ServerBuilder", () => {
     expect(configError(() => builder.build()).code).toBe("INVALID_CONFIG");
   });
 });
+
+describe("input rounds and subscriptions options", () => {
+  const resources = { listResources: () => ({ resources: [] }), readResource: () => ({ contents: [] }) };
+
+  it("advertises resources.subscribe with subscribe: true, which needs the resources callbacks", () => {
+    const server = createServer({
+      serverInfo,
+      handler: resources,
+      subscribe: true,
+      listChanged: { resources: true },
+    });
+    expect(server.capabilities.resources).toEqual({ subscribe: true, listChanged: true });
+    expect(createServer({ serverInfo, handler: resources }).capabilities.resources).toEqual({});
+    expect(configError(() => createServer({ serverInfo, handler: tools, subscribe: true })).details).toEqual({
+      key: "subscribe",
+    });
+    expect(
+      configError(() => createServer({ serverInfo, handler: resources, subscribe: 1 as never })).code,
+    ).toBe("INVALID_CONFIG");
+  });
+
+  it("takes a stateKey of at least 32 bytes, as text or bytes", () => {
+    expect(
+      createServer({ serverInfo, handler: tools, stateKey: "k".repeat(32) }).config.stateKey,
+    ).toHaveLength(32);
+    expect(
+      createServer({ serverInfo, handler: tools, stateKey: new Uint8Array(64) }).config.stateKey,
+    ).toHaveLength(64);
+    expect(
+      configError(() => createServer({ serverInfo, handler: tools, stateKey: "short" })).message,
+    ).toMatch(/stateKey must be at least 32 bytes/);
+    expect(configError(() => createServer({ serverInfo, handler: tools, stateKey: 5 as never })).code).toBe(
+      "INVALID_CONFIG",
+    );
+  });
+
+  it("has the documented limits, each a positive integer", () => {
+    expect(createServer({ serverInfo, handler: tools }).config.limits).toEqual({
+      requestStateTtlMs: 600_000,
+      maxInputRounds: 16,
+      maxClientRequests: 32,
+      maxSessionSubscriptions: 1024,
+      maxSubscriptions: 1024,
+      subscriptionQueueEvents: 256,
+      subscriptionQueueBytes: 1_000_000,
+    });
+    for (const key of ["maxSubscriptions", "subscriptionQueueBytes", "requestStateTtlMs", "maxInputRounds"]) {
+      expect(configError(() => createServer({ serverInfo, handler: tools, [key]: 0 })).details).toEqual({
+        key,
+      });
+    }
+  });
+});

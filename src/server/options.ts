@@ -3,6 +3,7 @@ import { isObject } from "../jsonrpc/message.js";
 import { type ExtensionMap, isExtensionId, type ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { CacheHints, Implementation, JsonObject } from "../protocol/types/common.js";
 import { type CallbackFamily, checkHandler, HANDLER_CALLBACKS, type ServerHandler } from "./handler.js";
+import { stateSecret } from "./request-state.js";
 
 /** Where the server reports what it cannot send to a peer (handler crashes, dropped messages). */
 export interface ServerLogger {
@@ -37,6 +38,45 @@ export interface ServerOptions {
   maxConcurrentHandlers?: number;
   /** Where problems that cannot reach a peer are reported (default: `console`). */
   logger?: ServerLogger;
+  /**
+   * Advertise `resources.subscribe`: 2025-11-25 `resources/subscribe` and the 2026-07-28 `resourceSubscriptions`
+   * filter (you then call `server.notifyResourceUpdated(uri)`). Needs the resources callbacks.
+   */
+  subscribe?: boolean;
+  /**
+   * The key that seals `requestState` (HMAC-SHA256), at least 32 bytes. Default: 32 random bytes per server, so a
+   * state only opens on the server instance that sealed it: give every instance behind a load balancer the same
+   * key.
+   */
+  stateKey?: string | Uint8Array;
+  /** How long a sealed `requestState` stays valid (default 600,000 ms). */
+  requestStateTtlMs?: number;
+  /**
+   * 2025-11-25: handler calls (rounds) one request may take; a handler that still answers `inputRequired()` on
+   * the last one fails the request with `-32603` (default 16).
+   */
+  maxInputRounds?: number;
+  /** 2025-11-25: server-to-client requests awaiting an answer at once, per session (default 32). */
+  maxClientRequests?: number;
+  /** 2025-11-25: `resources/subscribe` URIs per session (default 1,024). */
+  maxSessionSubscriptions?: number;
+  /** 2026-07-28: `subscriptions/listen` streams open at once on this server (default 1,024). */
+  maxSubscriptions?: number;
+  /** 2026-07-28: events queued per subscription before it overflows and ends (default 256). */
+  subscriptionQueueEvents?: number;
+  /** 2026-07-28: bytes queued per subscription before it overflows and ends (default 1,000,000). */
+  subscriptionQueueBytes?: number;
+}
+
+/** The bounds of subscriptions and server-to-client requests. */
+export interface ServerLimits {
+  readonly requestStateTtlMs: number;
+  readonly maxInputRounds: number;
+  readonly maxClientRequests: number;
+  readonly maxSessionSubscriptions: number;
+  readonly maxSubscriptions: number;
+  readonly subscriptionQueueEvents: number;
+  readonly subscriptionQueueBytes: number;
 }
 
 /** The immutable, checked configuration a server runs on. */
@@ -50,7 +90,20 @@ export interface ServerConfig {
   readonly handlerTimeoutMs: number;
   readonly maxConcurrentHandlers: number;
   readonly logger: ServerLogger;
+  readonly limits: ServerLimits;
+  /** The `requestState` HMAC key. */
+  readonly stateKey: Uint8Array;
 }
+
+const LIMIT_DEFAULTS: ServerLimits = {
+  requestStateTtlMs: 600_000,
+  maxInputRounds: 16,
+  maxClientRequests: 32,
+  maxSessionSubscriptions: 1024,
+  maxSubscriptions: 1024,
+  subscriptionQueueEvents: 256,
+  subscriptionQueueBytes: 1_000_000,
+};
 
 const OPTION_KEYS = new Set([
   "serverInfo",
@@ -63,6 +116,9 @@ const OPTION_KEYS = new Set([
   "handlerTimeoutMs",
   "maxConcurrentHandlers",
   "logger",
+  "subscribe",
+  "stateKey",
+  ...Object.keys(LIMIT_DEFAULTS),
 ]);
 
 /** Checks options and freezes them into a {@link ServerConfig}. Throws `INVALID_CONFIG` naming the fault. */
@@ -82,6 +138,10 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
   const maxConcurrentHandlers = positiveInteger("maxConcurrentHandlers", options.maxConcurrentHandlers, 32);
   const cache = checkCache(options.cache);
   const capabilities = buildCapabilities(options, families);
+  const limits: { [key: string]: number } = {};
+  for (const [key, fallback] of Object.entries(LIMIT_DEFAULTS)) {
+    limits[key] = positiveInteger(key, options[key as keyof ServerLimits], fallback);
+  }
   return Object.freeze({
     serverInfo: deepFreeze(structuredClone(info)),
     handler: bindHandler(options.handler),
@@ -92,6 +152,8 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     handlerTimeoutMs,
     maxConcurrentHandlers,
     logger: options.logger ?? consoleLogger,
+    limits: Object.freeze(limits as unknown as ServerLimits),
+    stateKey: checkStateKey(options.stateKey),
   });
 }
 
@@ -104,6 +166,13 @@ function buildCapabilities(
   if (families.tools) capabilities.tools = listChanged.tools ? { listChanged: true } : {};
   if (families.resources) capabilities.resources = listChanged.resources ? { listChanged: true } : {};
   if (families.prompts) capabilities.prompts = listChanged.prompts ? { listChanged: true } : {};
+  if (options.subscribe !== undefined && typeof options.subscribe !== "boolean") {
+    throw invalid("subscribe", "must be a boolean");
+  }
+  if (options.subscribe) {
+    if (!families.resources) throw invalid("subscribe", "needs the resources callbacks");
+    capabilities.resources = { subscribe: true, ...capabilities.resources };
+  }
   if (options.handler.complete) capabilities.completions = {};
   for (const family of ["tools", "resources", "prompts"] as const) {
     if (listChanged[family] && !families[family]) {
@@ -135,6 +204,15 @@ function checkCache(cache: Partial<CacheHints> | undefined): CacheHints {
     throw invalid("cache.cacheScope", 'must be "public" or "private"');
   }
   return { ttlMs, cacheScope };
+}
+
+function checkStateKey(key: string | Uint8Array | undefined): Uint8Array {
+  if (key !== undefined && typeof key !== "string" && !(key instanceof Uint8Array)) {
+    throw invalid("stateKey", "must be a string or a Uint8Array");
+  }
+  const secret = stateSecret(key);
+  if (secret.byteLength < 32) throw invalid("stateKey", "must be at least 32 bytes");
+  return secret;
 }
 
 function positiveInteger(key: string, value: number | undefined, fallback: number): number {

@@ -3,10 +3,12 @@ import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Transport } from "../transports/transport.js";
 import { ServerConnection } from "./connection.js";
 import type { NotificationSink } from "./context.js";
-import { CallbackExecutor } from "./executor.js";
 import { LegacySession } from "./legacy.js";
+import { wantsList, wantsResource } from "./listen.js";
 import { type ModernRequestEnv, serveModern } from "./modern.js";
 import { buildServerConfig, type ServerConfig, type ServerOptions } from "./options.js";
+import { createRuntime, type ServerRuntime } from "./runtime.js";
+import type { Subscription, SubscriptionChannel } from "./subscription.js";
 
 const LIST_CHANGED = {
   tools: "notifications/tools/list_changed",
@@ -16,7 +18,7 @@ const LIST_CHANGED = {
 
 /**
  * An MCP server that speaks both eras. Its configuration is frozen at creation; every connection shares one
- * handler executor (deadline and admission limit).
+ * handler executor (deadline and admission limit), one `requestState` key and one subscription publisher.
  *
  * @example
  * const server = createServer({ serverInfo: { name: "demo", version: "1.0.0" }, handler });
@@ -24,16 +26,13 @@ const LIST_CHANGED = {
  * await server.connect(serverTransport);
  */
 export class Server {
-  private readonly executor: CallbackExecutor;
+  /** @internal What the transports share. */
+  readonly runtime: ServerRuntime;
   private readonly connections = new Set<ServerConnection>();
-  private readonly sessionSinks = new Set<NotificationSink>();
 
   /** @internal Use {@link createServer}. */
   constructor(readonly config: ServerConfig) {
-    this.executor = new CallbackExecutor({
-      timeoutMs: config.handlerTimeoutMs,
-      maxConcurrent: config.maxConcurrentHandlers,
-    });
+    this.runtime = createRuntime(config);
   }
 
   /** The capabilities this server advertises. */
@@ -43,14 +42,17 @@ export class Server {
 
   /** Handler calls running now, across every connection. */
   get runningHandlers(): number {
-    return this.executor.running;
+    return this.runtime.executor.running;
+  }
+
+  /** 2026-07-28 subscriptions (`subscriptions/listen`) open now, across every transport. */
+  get subscriptionCount(): number {
+    return this.runtime.publisher.size;
   }
 
   /** Serves the server on a transport (stdio, in-process) until either side closes it. */
   async connect(transport: Transport): Promise<ServerConnection> {
-    const connection = new ServerConnection(this.config, this.executor, transport, (c) =>
-      this.connections.delete(c),
-    );
+    const connection = new ServerConnection(this.runtime, transport, (c) => this.connections.delete(c));
     this.connections.add(connection);
     try {
       await connection.start();
@@ -65,40 +67,60 @@ export class Server {
    * Serves one stateless 2026-07-28 request outside any connection (the HTTP transport's path). Never throws.
    */
   handleModern(request: JsonRpcRequest, env: ModernRequestEnv): Promise<JsonRpcResponse> {
-    return serveModern(this.config, this.executor, request, env);
-  }
-
-  /** Opens a 2025-11-25 session whose notifications go to `notify` (the HTTP transport's path). */
-  createLegacySession(notify: NotificationSink): LegacySession {
-    return new LegacySession(this.config, this.executor, notify);
+    return serveModern(this.runtime, request, env);
   }
 
   /**
-   * Adds a sink that receives every list-changed notification (the HTTP handler's sessions, which are not
-   * connections). Returns the function that removes it.
+   * Opens the 2026-07-28 subscription of a `subscriptions/listen` request whose `_meta` was checked, writing its
+   * messages to `channel` (the HTTP transport's path). Throws the `JsonRpcError` to answer with instead:
+   * `-32602` for a malformed filter, `-32603` "Subscription capacity reached" past `maxSubscriptions`.
    */
-  addSessionSink(sink: NotificationSink): () => void {
-    this.sessionSinks.add(sink);
-    return () => {
-      this.sessionSinks.delete(sink);
-    };
+  listen(request: JsonRpcRequest, channel: SubscriptionChannel): Subscription {
+    return this.runtime.publisher.listen(request, this.config.capabilities, channel);
   }
 
   /**
-   * Tells every ready 2025-11-25 session that a list changed. Needs `listChanged` for that family in the
-   * options; otherwise nothing is sent.
+   * Opens a 2025-11-25 session whose notifications go to `notify` (the HTTP transport's path). Its
+   * server-to-client requests go where each request's `send` says.
+   */
+  createLegacySession(notify: NotificationSink): LegacySession {
+    return new LegacySession(this.runtime, notify);
+  }
+
+  /**
+   * Tells subscribers that a list changed: every ready 2025-11-25 session, and every 2026-07-28 subscription
+   * whose filter took that family. Needs `listChanged` for the family in the options; otherwise nothing is
+   * sent.
    */
   async notifyListChanged(family: keyof typeof LIST_CHANGED): Promise<void> {
     if (!this.config.capabilities[family]?.listChanged) return;
     const notification: JsonRpcNotification = { jsonrpc: "2.0", method: LIST_CHANGED[family] };
-    await Promise.all([
-      ...[...this.connections].map((c) => c.notifySession(notification)),
-      ...[...this.sessionSinks].map((sink) => sink(notification)),
-    ]);
+    this.runtime.publisher.publish(notification, (filter) => wantsList(filter, family));
+    await Promise.all([...this.runtime.sessions].map((session) => session.notifySession(notification)));
   }
 
-  /** Closes every connection. */
+  /**
+   * Tells subscribers that the resource at `uri` changed (`notifications/resources/updated`): the 2025-11-25
+   * sessions that `resources/subscribe`d to it, and the 2026-07-28 subscriptions whose `resourceSubscriptions`
+   * name it. Needs the `subscribe` option; otherwise nothing is sent.
+   */
+  async notifyResourceUpdated(uri: string): Promise<void> {
+    if (!this.config.capabilities.resources?.subscribe) return;
+    const notification: JsonRpcNotification = {
+      jsonrpc: "2.0",
+      method: "notifications/resources/updated",
+      params: { uri },
+    };
+    this.runtime.publisher.publish(notification, (filter) => wantsResource(filter, uri));
+    await Promise.all([...this.runtime.sessions].map((session) => session.notifyResourceUpdated(uri)));
+  }
+
+  /**
+   * Ends every 2026-07-28 subscription gracefully (each gets its `complete` result; at most 5 s are spent waiting
+   * for them), then closes every connection.
+   */
   async close(): Promise<void> {
+    await this.runtime.publisher.completeAll();
     await Promise.allSettled([...this.connections].map((c) => c.close()));
   }
 }

@@ -236,6 +236,15 @@ describe("StdioServerTransport: end and close", () => {
     expect(slow.closes).toEqual([{ kind: "remote" }]);
   });
 
+  it("does not wait for an open subscriptions/listen when the input ends", async () => {
+    const t = await started();
+    t.write({ jsonrpc: "2.0", id: 3, method: "subscriptions/listen", params: { notifications: {} } });
+    await until(() => t.messages.length === 1);
+    t.input.end();
+    await until(() => t.closes.length === 1);
+    expect(t.closes).toEqual([{ kind: "remote" }]);
+  });
+
   it("close(): kind local once, idempotent, sends rejected, streams left open", async () => {
     const t = await started();
     await t.transport.close();

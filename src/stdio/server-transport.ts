@@ -212,9 +212,12 @@ export class StdioServerTransport implements Transport {
     }
   }
 
-  /** Counts requests awaiting an answer; a cancelled request is not waited for. */
+  /**
+   * Counts requests awaiting an answer; a cancelled request is not waited for, nor a `subscriptions/listen`
+   * (a stream that lasts until its client goes: with the input ended, it has).
+   */
   private track(message: JsonRpcMessage): void {
-    if (isRequest(message)) {
+    if (isRequest(message) && message.method !== "subscriptions/listen") {
       this.unanswered.set(message.id, (this.unanswered.get(message.id) ?? 0) + 1);
     } else if (
       "method" in message &&

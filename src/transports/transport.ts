@@ -25,6 +25,28 @@ export interface TransportHandlers {
   message(message: JsonRpcMessage, info?: MessageInfo): void;
   /** Called once, when the transport has ended for good. */
   close(reason: TransportCloseReason): void;
+  /** The owner's logger, for what the transport drops or survives (a client passes its own). */
+  logger?: TransportLogger;
+}
+
+/** Where a transport reports what it drops or survives. Never given secrets (tokens, header values). */
+export interface TransportLogger {
+  warn(message: string, details?: { [key: string]: unknown }): void;
+  debug?(message: string, details?: { [key: string]: unknown }): void;
+}
+
+/** Per-message hints a sender may give; transports use what applies to them and ignore the rest. */
+export interface TransportSendOptions {
+  /**
+   * The operation's end. A transport that cancels by stream (`cancelsByStream`) ends the request's exchange
+   * when it aborts; a transport whose `send` waits for the answer stops waiting.
+   */
+  signal?: AbortSignal;
+  /**
+   * `tools/call`: the called tool's input schema, passed by the caller. Streamable HTTP mirrors its
+   * `x-mcp-header` arguments into `Mcp-Param-*` headers without having listed the tool.
+   */
+  toolInputSchema?: { readonly [key: string]: unknown };
 }
 
 /**
@@ -44,7 +66,17 @@ export interface Transport {
    * the client must not send `notifications/cancelled`. Absent means false.
    */
   readonly cancelsByStream?: boolean;
+  /**
+   * Whether a probe that times out may fall back to `initialize`. Streamable HTTP says `false`: there a server
+   * that does not speak 2026-07-28 answers (400, or -32601), so a timeout is an error. Absent means true.
+   */
+  readonly fallsBackOnProbeTimeout?: boolean;
   start(handlers: TransportHandlers): Promise<void>;
-  send(message: JsonRpcMessage): Promise<void>;
+  /**
+   * Sends one message. Streamable HTTP resolves once the request's answer has been delivered (or the
+   * notification accepted), and rejects with an `McpkitError` when the exchange failed; it may reject a
+   * `server/discover` with `VERSION_NEGOTIATION` to say that the server does not speak 2026-07-28.
+   */
+  send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void>;
   close(): Promise<void>;
 }

@@ -141,7 +141,8 @@ export class HttpPeer {
   headersFor(message: { method?: string; params?: { [key: string]: unknown } }): { [name: string]: string } {
     const base = { "content-type": "application/json", accept: "application/json, text/event-stream" };
     if (this.era === "2026-07-28") {
-      if (message.method === undefined) return { ...base, "mcp-protocol-version": this.era };
+      // A response, or a deliberately malformed message (a non-string method), gets no routing headers.
+      if (typeof message.method !== "string") return { ...base, "mcp-protocol-version": this.era };
       return { ...base, ...routingHeaders({ method: message.method, ...message }, this.era) };
     }
     if (message.method === "initialize") return base;

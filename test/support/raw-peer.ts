@@ -1,6 +1,7 @@
 import type {
   JsonRpcMessage,
   JsonRpcNotification,
+  JsonRpcRequest,
   JsonRpcResponse,
   RequestId,
 } from "../../src/jsonrpc/message.js";
@@ -26,6 +27,15 @@ export function modernMeta(extra: { [key: string]: unknown } = {}): { [key: stri
  */
 export class RawPeer {
   readonly notifications: JsonRpcNotification[] = [];
+  /** Server-to-client requests received (2025-11-25 sampling, elicitation, roots), in order. */
+  readonly serverRequests: JsonRpcRequest[] = [];
+  /**
+   * Answers each server-to-client request: return `{ result }` or `{ error }` to send that response, or
+   * `undefined` to leave the request unanswered. Without it requests are only recorded.
+   */
+  answer:
+    | ((request: JsonRpcRequest) => ServerRequestReply | undefined | Promise<ServerRequestReply | undefined>)
+    | undefined;
   readonly responses = new Map<RequestId, JsonRpcResponse>();
   private waiters = new Map<RequestId, (response: JsonRpcResponse) => void>();
   private nextId = 1;
@@ -96,9 +106,19 @@ export class RawPeer {
     return this.transport.close();
   }
 
+  private async reply(request: JsonRpcRequest): Promise<void> {
+    const reply = await this.answer?.(request);
+    if (reply === undefined || this.closed) return;
+    await this.transport.send({ jsonrpc: "2.0", id: request.id, ...reply } as JsonRpcMessage);
+  }
+
   private receive(message: JsonRpcMessage): void {
     if ("method" in message) {
       if (!("id" in message)) this.notifications.push(message);
+      else {
+        this.serverRequests.push(message);
+        void this.reply(message);
+      }
       return;
     }
     if (message.id === undefined) return;
@@ -107,6 +127,11 @@ export class RawPeer {
     this.waiters.delete(message.id);
   }
 }
+
+/** What a {@link RawPeer} answers a server-to-client request with. */
+export type ServerRequestReply =
+  | { result: { [key: string]: unknown } }
+  | { error: { code: number; message: string } };
 
 /** The result of a response, or a thrown description of its error. */
 export function resultOf(response: JsonRpcResponse): { [key: string]: unknown } {

@@ -10,7 +10,7 @@
 import { afterEach } from "vitest";
 import type { JsonRpcMessage } from "../../src/jsonrpc/message.js";
 import { createInProcessPair } from "../../src/transports/in-process.js";
-import type { Transport, TransportHandlers } from "../../src/transports/transport.js";
+import type { Transport, TransportHandlers, TransportSendOptions } from "../../src/transports/transport.js";
 import { type Era, type Side, WireSchemaError, WireValidator } from "./wire-schema.js";
 
 export { type Era, type Side, WireSchemaError, WireValidator } from "./wire-schema.js";
@@ -59,6 +59,15 @@ class ValidatingTransport implements Transport {
     this.inbound = mode !== "outbound";
   }
 
+  // What the inner transport says about itself passes through (Streamable HTTP cancels by stream).
+  get cancelsByStream(): boolean {
+    return this.inner.cancelsByStream === true;
+  }
+
+  get fallsBackOnProbeTimeout(): boolean {
+    return this.inner.fallsBackOnProbeTimeout !== false;
+  }
+
   start(handlers: TransportHandlers): Promise<void> {
     if (!this.inbound) return this.inner.start(handlers);
     const peer: Side = this.from === "client" ? "server" : "client";
@@ -70,15 +79,16 @@ class ValidatingTransport implements Transport {
         handlers.message(message, info);
       },
       close: (reason) => handlers.close(reason),
+      ...(handlers.logger ? { logger: handlers.logger } : {}),
     });
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
+  async send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
     if (this.outbound) {
       const error = this.inspect(wireForm(message), this.from);
       if (error) throw error;
     }
-    return this.inner.send(message);
+    return this.inner.send(message, options);
   }
 
   close(): Promise<void> {

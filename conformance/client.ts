@@ -1,0 +1,139 @@
+// The conformance client: an MCP client over Streamable HTTP, built only on mcpkit's public entry points.
+//
+//   node .conformance-out/client.js <server URL>
+//
+// The official harness (client mode) runs it once per scenario with the scenario's server URL as the last
+// argument, and sets MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_PROTOCOL_VERSION and, for some scenarios,
+// MCP_CONFORMANCE_CONTEXT (JSON). It picks the era from the protocol version (2026-07-28: stateless, anything
+// else: initialize), does what the scenario asks, and exits 0, or 1 with the error on stderr.
+import { Client, type ClientOptions } from "mcpkit/client";
+import { StreamableHttpClientTransport } from "mcpkit/http";
+
+type Json = { [key: string]: unknown };
+
+const url = process.argv.at(-1) ?? "";
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? "2025-11-25";
+const context = readContext();
+
+function readContext(): Json {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (!raw) return {};
+  const value: unknown = JSON.parse(raw);
+  return typeof value === "object" && value !== null ? (value as Json) : {};
+}
+
+const logger = {
+  warn: (message: string, details?: Json) => console.error(`warn: ${message}`, JSON.stringify(details ?? {})),
+  debug: (message: string, details?: Json) =>
+    console.error(`debug: ${message}`, JSON.stringify(details ?? {})),
+};
+
+/** A connected client for the scenario's server, in the era the harness asked for. */
+async function connect(extra: Partial<ClientOptions> = {}): Promise<Client> {
+  const transport = new StreamableHttpClientTransport({ url, logger });
+  const client = new Client({
+    transport,
+    clientInfo: { name: "mcpkit-conformance-client", version: "0.1.0" },
+    protocolVersion: version === "2026-07-28" ? "2026-07-28" : "2025-11-25",
+    logger,
+    // Elicitation (2025 server requests, 2026 input-required rounds): accept; the client fills in the
+    // schema's defaults for fields left out (SEP-1034).
+    capabilities: { elicitation: {} },
+    onElicitation: () => ({ action: "accept", content: {} }),
+    ...extra,
+  });
+  await client.connect();
+  return client;
+}
+
+/** Calls every tool the server lists, with no arguments (a failing call is reported, not fatal). */
+async function callEveryTool(client: Client): Promise<void> {
+  const tools = await client.listAllTools();
+  for (const tool of tools) {
+    await client
+      .callTool(tool.name, {})
+      .catch((error: unknown) => logger.warn(`calling ${tool.name} failed`, { error: String(error) }));
+  }
+}
+
+const scenarios: { [name: string]: (client: Client) => Promise<void> } = {
+  initialize: async (client) => {
+    await client.listTools();
+  },
+  tools_call: async (client) => {
+    await client.listTools();
+    await client.callTool("add_numbers", { a: 5, b: 3 });
+  },
+  "sse-retry": async (client) => {
+    await client.listTools();
+    await client.callTool("test_reconnection", {});
+  },
+  "request-metadata": async (client) => {
+    await client.listTools();
+    await client.callTool("conformance_probe", {}).catch(() => {});
+  },
+  "http-standard-headers": async (client) => {
+    await callEveryTool(client);
+    for (const resource of await client.listAllResources()) await client.readResource(resource.uri);
+    for (const prompt of await client.listAllPrompts()) await client.getPrompt(prompt.name);
+  },
+  "http-custom-headers": async (client) => {
+    await client.listAllTools();
+    const calls = Array.isArray(context.toolCalls) ? (context.toolCalls as Json[]) : [];
+    for (const call of calls) {
+      await client.callTool(String(call.name), (call.arguments ?? {}) as Json);
+    }
+  },
+  // Tools whose x-mcp-header annotations are invalid are dropped from the list; every kept one is called.
+  "http-invalid-tool-headers": async (client) => {
+    for (const tool of await client.listAllTools()) {
+      await client.callTool(tool.name, tool.name === "valid_tool" ? { region: "us-west1" } : {});
+    }
+  },
+  "json-schema-ref-no-deref": async (client) => {
+    await client.listAllTools();
+  },
+  "json-schema-2020-12-preservation": async (client) => {
+    const tools = await client.listAllTools();
+    const focal = tools.find((tool) => tool.name === "json_schema_2020_12_tool");
+    if (!focal) throw new Error("json_schema_2020_12_tool is not listed");
+    await client.callTool("json_schema_echo", { schema: focal.inputSchema });
+  },
+  "elicitation-sep1034-client-defaults": async (client) => {
+    await client.listTools();
+    await client.callTool("test_client_elicitation_defaults", {});
+  },
+  // Two input-required flows (with and without requestState), an unrelated call between rounds, and a result
+  // without resultType.
+  "sep-2322-client-request-state": async (client) => {
+    await client.listTools();
+    for (const name of [
+      "test_mrtr_echo_state",
+      "test_mrtr_no_state",
+      "test_mrtr_unrelated",
+      "test_mrtr_no_result_type",
+    ]) {
+      await client.callTool(name, {});
+    }
+  },
+};
+
+async function main(): Promise<void> {
+  if (!url.startsWith("http")) throw new Error("usage: client.js <server URL>");
+  const client = await connect();
+  try {
+    const run = scenarios[scenario] ?? (async (c: Client) => void (await c.listTools()));
+    await run(client);
+  } finally {
+    await client.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(`conformance client (${scenario}) failed:`, error);
+    process.exit(1);
+  },
+);

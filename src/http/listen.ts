@@ -1,0 +1,61 @@
+import { ErrorCode } from "../jsonrpc/codes.js";
+import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import type { JsonRpcRequest } from "../jsonrpc/message.js";
+import { SUBSCRIPTION_CAPACITY_MESSAGE } from "../server/publisher.js";
+import type { Subscription, SubscriptionChannel } from "../server/subscription.js";
+import type { Endpoint } from "./endpoint.js";
+import { refusal } from "./responses.js";
+import { SSE_HEADERS, SseStream } from "./sse.js";
+
+/**
+ * A 2026-07-28 `subscriptions/listen` over HTTP: the answer is a long-lived SSE stream whose first event is the
+ * acknowledgement, then the notifications the subscription takes, each stamped with the listen id, with a
+ * keepalive comment every `keepAliveMs`. The client ends it by closing the stream (nothing more is sent); the
+ * server ends it gracefully with the `complete` result, then closes the stream; an overflow (the client reads
+ * too slowly) closes the stream without a result. Always SSE, even with `enableJsonResponse`: a request whose
+ * `Accept` rules SSE out is refused (406). A malformed filter is 400 `-32602`; a full server 503 `-32603`.
+ */
+export function listenStream(endpoint: Endpoint, request: Request, message: JsonRpcRequest): Response {
+  if (!endpoint.acceptsSse(request)) {
+    throw refusal(
+      406,
+      ErrorCode.InvalidRequest,
+      "Not Acceptable: subscriptions/listen answers with text/event-stream",
+    );
+  }
+  const { config, logger } = endpoint;
+  let subscription: Subscription | undefined;
+  const stream = new SseStream({
+    keepAliveMs: config.keepAliveMs,
+    clock: config.clock,
+    onCancel: () => subscription?.cancel(),
+  });
+  const channel: SubscriptionChannel = {
+    async write(outbound) {
+      const json = JSON.stringify(outbound);
+      // The stream is open-ended: the byte limit applies to each event, as on a legacy GET stream.
+      if (SseStream.eventSize(json) > config.maxResponseBytes) {
+        logger.warn("dropped a subscription message past maxResponseBytes", { id: message.id });
+        return;
+      }
+      if (!stream.event(json)) throw new McpkitError("CLOSED", "the listen stream is closed");
+      await stream.drained();
+    },
+    end: () => stream.close(),
+  };
+  try {
+    subscription = endpoint.server.listen(message, channel);
+  } catch (error) {
+    stream.close();
+    if (!(error instanceof JsonRpcError)) throw error;
+    const full = error.message === SUBSCRIPTION_CAPACITY_MESSAGE;
+    throw refusal(full ? 503 : 400, error.code, error.message, error.data);
+  }
+  const opened = subscription;
+  endpoint.subscriptions.add(opened);
+  void opened.ended.then(() => endpoint.subscriptions.delete(opened));
+  const onGone = () => opened.cancel();
+  if (request.signal.aborted) onGone();
+  else request.signal.addEventListener("abort", onGone, { once: true });
+  return new Response(stream.body, { status: 200, headers: { ...SSE_HEADERS } });
+}

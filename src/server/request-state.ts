@@ -1,0 +1,140 @@
+import { isObject, type JsonValue } from "../jsonrpc/message.js";
+import type { InputResponses } from "../protocol/types/input.js";
+import { canonicalJson, sha256Hex } from "./fingerprint.js";
+
+const VERSION = "v1";
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+
+/** What a sealed state is bound to: who asked, with which method and which params. */
+export interface StateBinding {
+  /** The identity fingerprint of the requester. */
+  readonly principal: string;
+  readonly method: string;
+  /** The request's params; `inputResponses`, `requestState` and `_meta` are left out of the binding. */
+  readonly params: { readonly [key: string]: unknown };
+}
+
+/** Why a `requestState` was refused. */
+export type StateRefusal = "malformed" | "invalid" | "expired";
+
+/** The outcome of opening a `requestState`. */
+export type OpenedState =
+  | { readonly ok: true; readonly state: JsonValue | undefined }
+  | { readonly ok: false; readonly reason: StateRefusal };
+
+/**
+ * Seals handler state into the opaque `requestState` of a 2026-07-28 `InputRequiredResult`, and opens it again
+ * when the client retries. The token is `v1.<payload>.<mac>` (base64url): the payload holds the expiry, a
+ * nonce and the state (readable by the client: put no secrets in state); the mac is HMAC-SHA256 with the
+ * server's key over the payload and the binding (principal, method, params digest), so a token that was
+ * altered, that another principal presents, or that comes back on another method or other params fails
+ * verification. Web Crypto only: runs wherever the server runs.
+ */
+export class RequestStateSealer {
+  private key: Promise<HmacKey> | undefined;
+
+  constructor(
+    private readonly secret: Uint8Array,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Seals `state` (possibly `undefined`: the token then only proves the binding and the expiry). */
+  async seal(state: JsonValue | undefined, binding: StateBinding): Promise<string> {
+    const nonce = base64url(crypto.getRandomValues(new Uint8Array(12)));
+    const body: { [key: string]: unknown } = { e: this.now() + this.ttlMs, n: nonce };
+    if (state !== undefined) body.s = state;
+    const payload = base64url(encoder.encode(JSON.stringify(body)));
+    const signed = await this.signedText(payload, binding);
+    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await this.cryptoKey(), signed));
+    return `${VERSION}.${payload}.${base64url(mac)}`;
+  }
+
+  /** Opens a token sealed by {@link seal} under the same binding; never throws for a bad token. */
+  async open(token: string, binding: StateBinding): Promise<OpenedState> {
+    const parts = token.split(".");
+    if (parts.length !== 3 || parts[0] !== VERSION) return { ok: false, reason: "malformed" };
+    const payload = parts[1] ?? "";
+    const payloadBytes = fromBase64url(payload);
+    const mac = fromBase64url(parts[2] ?? "");
+    if (mac === undefined || payloadBytes === undefined) return { ok: false, reason: "malformed" };
+    const signed = await this.signedText(payload, binding);
+    if (!(await crypto.subtle.verify("HMAC", await this.cryptoKey(), mac, signed))) {
+      return { ok: false, reason: "invalid" };
+    }
+    // Authentic from here on: the server wrote this payload.
+    const body = JSON.parse(decoder.decode(payloadBytes)) as { e: number; s?: JsonValue };
+    if (!(this.now() < body.e)) return { ok: false, reason: "expired" };
+    return { ok: true, state: body.s };
+  }
+
+  private async signedText(payload: string, binding: StateBinding): Promise<Uint8Array> {
+    const { inputResponses: _r, requestState: _s, _meta: _m, ...params } = binding.params;
+    const digest = await sha256Hex(canonicalJson(params));
+    return encoder.encode(`${VERSION}.${payload}\n${binding.principal}\n${binding.method}\n${digest}`);
+  }
+
+  private cryptoKey(): Promise<HmacKey> {
+    this.key ??= crypto.subtle.importKey("raw", this.secret, { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify",
+    ]);
+    return this.key;
+  }
+}
+
+/** The HMAC key bytes: the configured key, or 32 random bytes (state then dies with the server instance). */
+export function stateSecret(key: string | Uint8Array | undefined): Uint8Array {
+  if (key === undefined) return crypto.getRandomValues(new Uint8Array(32));
+  return typeof key === "string" ? encoder.encode(key) : new Uint8Array(key);
+}
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+const LOOKUP = new Map([...ALPHABET].map((char, index) => [char, index]));
+
+/** Base64url without padding. */
+export function base64url(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const a = bytes[i] ?? 0;
+    const b = bytes[i + 1] ?? 0;
+    const c = bytes[i + 2] ?? 0;
+    const triple = (a << 16) | (b << 8) | c;
+    const chars = i + 2 < bytes.length ? 4 : i + 1 < bytes.length ? 3 : 2;
+    for (let j = 0; j < chars; j++) out += ALPHABET[(triple >> (18 - 6 * j)) & 63];
+  }
+  return out;
+}
+
+/** Strict base64url without padding; `undefined` for anything else (a stray character, a bad length). */
+export function fromBase64url(text: string): Uint8Array | undefined {
+  if (text.length % 4 === 1) return undefined;
+  const out = new Uint8Array(Math.floor((text.length * 3) / 4));
+  let bits = 0;
+  let value = 0;
+  let index = 0;
+  for (const char of text) {
+    const digit = LOOKUP.get(char);
+    if (digit === undefined) return undefined;
+    value = ((value << 6) | digit) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[index++] = (value >> bits) & 255;
+    }
+  }
+  // Leftover bits must be zero, so each byte string has exactly one encoding.
+  if ((value & ((1 << bits) - 1)) !== 0) return undefined;
+  return out;
+}
+
+/**
+ * True for the `inputResponses` shape the wire allows: an object whose every answer is an object (what each
+ * answer holds is the client's word, for the handler to check).
+ */
+export function isInputResponses(value: unknown): value is InputResponses {
+  return isObject(value) && Object.values(value).every(isObject);
+}

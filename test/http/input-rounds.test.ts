@@ -1,0 +1,184 @@
+/**
+ * Input rounds over real HTTP on 127.0.0.1, both eras. 2026-07-28: InputRequiredResult answers and retries,
+ * with the spec's status codes for a refused state or a missing capability. 2025-11-25: the server sends its
+ * requests on the POST's own SSE stream (or, for a JSON answer, on the session's GET stream), the client
+ * answers with separate POSTs carrying the session id, and the final result ends the stream. Every message is
+ * checked against the schema of its era by the peer.
+ */
+import { describe, expect, it } from "vitest";
+import { createHttpHandler } from "../../src/http/handler.js";
+import type { JsonRpcRequest } from "../../src/jsonrpc/message.js";
+import { HttpPeer, raw, useServe } from "../support/http-peer.js";
+import { accept, inputServer } from "../support/input-server.js";
+import { until } from "../support/until.js";
+
+const serve = useServe();
+const MODERN = "2026-07-28";
+const LEGACY = "2025-11-25";
+const ALL = { sampling: {}, elicitation: {}, roots: {} };
+const caps = (capabilities: object = ALL) => ({ "io.modelcontextprotocol/clientCapabilities": capabilities });
+
+async function start(options = {}) {
+  const built = inputServer();
+  const handler = createHttpHandler(built.server, options);
+  const { url } = await serve(handler);
+  return { ...built, handler, url };
+}
+
+/** A legacy peer whose session negotiated every client capability. */
+async function legacyPeer(url: string, capabilities: object = ALL): Promise<HttpPeer> {
+  const peer = new HttpPeer(url, LEGACY);
+  const init = peer.request("initialize", {
+    protocolVersion: LEGACY,
+    capabilities,
+    clientInfo: { name: "http-peer", version: "1.0.0" },
+  });
+  await peer.send(init);
+  await peer.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  return peer;
+}
+
+describe("2026-07-28 input rounds over HTTP", () => {
+  it("answers with an InputRequiredResult and completes on the retry", async () => {
+    const { url } = await start();
+    const peer = new HttpPeer(url, MODERN);
+    const first = await peer.send(peer.request("tools/call", { name: "survey", arguments: {} }, caps()));
+    expect(first.status).toBe(200);
+    const r1 = (first.messages[0] as { result: { [key: string]: unknown } }).result;
+    expect(r1).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { name: { method: "elicitation/create" } },
+    });
+    const second = await peer.send(
+      peer.request(
+        "tools/call",
+        {
+          name: "survey",
+          arguments: {},
+          inputResponses: { name: accept({ name: "Ada" }) },
+          requestState: r1.requestState,
+        },
+        caps(),
+      ),
+    );
+    const r2 = (second.messages[0] as { result: { [key: string]: unknown } }).result;
+    const third = await peer.send(
+      peer.request(
+        "tools/call",
+        {
+          name: "survey",
+          arguments: {},
+          inputResponses: { color: accept({ color: "red" }) },
+          requestState: r2.requestState,
+        },
+        caps(),
+      ),
+    );
+    expect(third.messages[0]).toMatchObject({
+      result: { resultType: "complete", content: [{ text: "Ada likes red" }] },
+    });
+  });
+
+  it("answers a refused state with 400 -32602 and a missing capability with 400 -32021", async () => {
+    const { url, calls } = await start();
+    const peer = new HttpPeer(url, MODERN);
+    const first = await peer.send(peer.request("tools/call", { name: "survey", arguments: {} }, caps()));
+    const { requestState } = (first.messages[0] as unknown as { result: { requestState: string } }).result;
+    const tampered = await peer.send(
+      peer.request("tools/call", { name: "survey", arguments: {}, requestState: `${requestState}x` }, caps()),
+    );
+    expect(tampered.status).toBe(400);
+    expect(tampered.messages[0]).toMatchObject({ error: { code: -32602 } });
+    expect(calls.survey).toBe(1);
+    const missing = await peer.send(peer.request("tools/call", { name: "greet", arguments: {} }, caps({})));
+    expect(missing.status).toBe(400);
+    expect(missing.messages[0]).toMatchObject({
+      error: { code: -32021, data: { requiredCapabilities: { elicitation: {} } } },
+    });
+  });
+});
+
+describe("2025-11-25 input rounds over HTTP", () => {
+  it("sends the request on the POST's stream, takes the answer as a POST, and ends the stream with the result", async () => {
+    const { url } = await start();
+    const peer = await legacyPeer(url);
+    const call = peer.request("tools/call", { name: "greet", arguments: {} });
+    const { response } = peer.stream(call);
+    const { res, events } = await response;
+    expect(res.headers["content-type"]).toBe("text/event-stream");
+    const asked = (await events.next())?.message as JsonRpcRequest;
+    expect(asked).toMatchObject({ method: "elicitation/create", params: { message: "Your name?" } });
+    const answered = await peer.send({ jsonrpc: "2.0", id: asked.id, result: accept({ name: "Ada" }) });
+    expect(answered.status).toBe(202);
+    expect((await events.next())?.message).toEqual({
+      jsonrpc: "2.0",
+      id: call.id,
+      result: { content: [{ type: "text", text: "Hello, Ada!" }] },
+    });
+    expect(await events.next()).toBeUndefined();
+  });
+
+  it("sends the requests of a JSON-answered call on the session's GET stream", async () => {
+    const { url } = await start({ enableJsonResponse: true });
+    const peer = await legacyPeer(url);
+    const session = {
+      "mcp-session-id": peer.sessionId,
+      "mcp-protocol-version": LEGACY,
+      accept: "text/event-stream",
+    };
+    const { res, events } = await peer.stream(undefined, { method: "GET", headers: session }).response;
+    expect(res.statusCode).toBe(200);
+    const pending = peer.send(
+      peer.request("tools/call", { name: "ask_llm", arguments: { question: "Why?" } }),
+    );
+    const asked = (await events.next())?.message as JsonRpcRequest;
+    expect(asked).toMatchObject({ method: "sampling/createMessage" });
+    await peer.send({
+      jsonrpc: "2.0",
+      id: asked.id,
+      result: { role: "assistant", content: { type: "text", text: "Because." }, model: "m" },
+    });
+    const reply = await pending;
+    expect(reply.contentType).toBe("application/json");
+    expect(reply.messages[0]).toMatchObject({ result: { content: [{ text: "The model says: Because." }] } });
+  });
+
+  it("fails a JSON-answered call that needs input when no GET stream is open", async () => {
+    const { url } = await start({ enableJsonResponse: true });
+    const peer = await legacyPeer(url);
+    const reply = await peer.send(peer.request("tools/call", { name: "greet", arguments: {} }));
+    expect(reply.messages[0]).toMatchObject({
+      error: { code: -32603, message: expect.stringContaining("no GET stream open") },
+    });
+  });
+
+  it("refuses without sending when initialize did not negotiate the capability", async () => {
+    const { url } = await start();
+    const peer = await legacyPeer(url, { elicitation: {} });
+    const reply = await peer.send(peer.request("tools/call", { name: "roots", arguments: {} }));
+    expect(reply.messages).toHaveLength(1);
+    expect(reply.messages[0]).toMatchObject({
+      error: { code: -32603, data: { requiredCapabilities: { roots: {} } } },
+    });
+  });
+
+  it("cancels the pending request and ends the call's stream when the session is deleted", async () => {
+    const { url, server, handler } = await start();
+    const peer = await legacyPeer(url);
+    const { events } = await peer.stream(peer.request("tools/call", { name: "greet", arguments: {} }))
+      .response;
+    expect((await events.next())?.message).toMatchObject({ method: "elicitation/create" });
+    const gone = await raw(url, {
+      method: "DELETE",
+      headers: { "mcp-session-id": peer.sessionId, "mcp-protocol-version": LEGACY },
+    });
+    expect(gone.status).toBe(200);
+    // The client is told its pending request is no longer wanted; the call itself gets no answer.
+    expect((await events.next())?.message).toMatchObject({
+      method: "notifications/cancelled",
+      params: { requestId: 1 },
+    });
+    expect(await events.next()).toBeUndefined();
+    await until(() => server.runningHandlers === 0 && handler.sessionCount === 0);
+  });
+});
