@@ -92,7 +92,7 @@ async function ask(loop: LegacyRounds, requests: Readonly<InputRequests>): Promi
         try {
           return [
             key,
-            await loop.requests.request(request.method, request.params, send, round.signal),
+            await loop.requests.request(request.method, legacyParams(request), send, round.signal),
           ] as const;
         } catch (error) {
           round.abort(error);
@@ -105,4 +105,14 @@ async function ask(loop: LegacyRounds, requests: Readonly<InputRequests>): Promi
   } finally {
     loop.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/**
+ * 2025-11-25 requires an `elicitationId` on a URL-mode elicitation (2026-07-28 dropped it); a handler written
+ * once for both eras need not know, so one is minted here when missing.
+ */
+function legacyParams(request: InputRequests[string]): { [key: string]: unknown } | undefined {
+  const params = request.params as { [key: string]: unknown } | undefined;
+  if (request.method !== "elicitation/create" || params?.mode !== "url" || "elicitationId" in params) return params;
+  return { ...params, elicitationId: crypto.randomUUID() };
 }

@@ -49,4 +49,18 @@ describe("createInProcessPair", () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(infos).toEqual([{ identity: { sub: "u1" } }]);
   });
+
+  it("delivers what was sent before close(), then ends the peer", async () => {
+    const [a, b] = createInProcessPair();
+    const events: string[] = [];
+    await b.start({
+      message: (m) => events.push("method" in m ? m.method : "response"),
+      close: (r) => events.push(`close:${r.kind}`),
+    });
+    await a.start({ message: () => {}, close: () => {} });
+    void a.send({ jsonrpc: "2.0", method: "last-words" });
+    await a.close();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(events).toEqual(["last-words", "close:remote"]);
+  });
 });

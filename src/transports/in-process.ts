@@ -42,8 +42,11 @@ class InProcessTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.end({ kind: "local" });
-    this.peer?.end({ kind: "remote" });
+    const peer = this.peer;
+    // Like a pipe, what was sent before close() still arrives: the peer ends after the queued deliveries.
+    if (peer) queueMicrotask(() => peer.end({ kind: "remote" }));
   }
 
   private deliver(message: JsonRpcMessage): void {

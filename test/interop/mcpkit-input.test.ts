@@ -110,8 +110,8 @@ describe.each([MODERN, LEGACY] as const)(
       expect(prompt.messages).toEqual([
         { role: "user", content: { type: "text", text: "Talk about tides" } },
       ]);
-      // 2025-11-25 URL elicitation needs an elicitationId, which the mcpkit server does not mint yet.
-      if (era === MODERN) expect(textOf(await client.callTool("url", {}))).toBe("signed in");
+      // In 2025-11-25 the server mints the elicitationId that era requires; the wire validator checks it.
+      expect(textOf(await client.callTool("url", {}))).toBe("signed in");
     });
 
     it("a missing response is asked for again (2026); fails the call in 2025", async () => {
