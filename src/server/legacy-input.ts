@@ -113,6 +113,7 @@ async function ask(loop: LegacyRounds, requests: Readonly<InputRequests>): Promi
  */
 function legacyParams(request: InputRequests[string]): { [key: string]: unknown } | undefined {
   const params = request.params as { [key: string]: unknown } | undefined;
-  if (request.method !== "elicitation/create" || params?.mode !== "url" || "elicitationId" in params) return params;
+  if (request.method !== "elicitation/create" || params?.mode !== "url" || "elicitationId" in params)
+    return params;
   return { ...params, elicitationId: crypto.randomUUID() };
 }
