@@ -6,6 +6,8 @@
  *
  * What the SDKs do differently (how a call takes its options, which error classes they throw, what they check
  * after connecting) is described by an {@link OfficialClientFlavour}; the cases themselves are shared.
+ * {@link sharedOfficialClientCases} are the ones that need no more than a connected client and its wire traffic;
+ * the stdio tests run them too (./interop-stdio-official-client.ts), against the stdio fixture server.
  *
  * @example
  * const harness = useOfficialClient(V2);
@@ -45,7 +47,8 @@ type CompletionRef = { type: "ref/prompt"; name: string } | { type: "ref/resourc
 
 /** What the cases use of an official `Client`: v1's and v2's both fit. */
 export interface OfficialClient {
-  connect(transport: OfficialTransportAdapter): Promise<void>;
+  /** The bridge's adapter in process, an SDK's `StdioClientTransport` over a subprocess. */
+  connect(transport: object): Promise<void>;
   close(): Promise<void>;
   getServerVersion(): unknown;
   getInstructions(): string | undefined;
@@ -80,7 +83,7 @@ export interface ErrorShape {
 /** How one official SDK's client differs, for the shared cases. */
 export interface OfficialClientFlavour<C extends OfficialClient> {
   /** `"v1"` or `"v2"`, for the test titles. */
-  sdk: string;
+  sdk: "v1" | "v2";
   /** A new, unconnected client set up to speak `era`. */
   create(era: Era): C;
   /** Calls a tool with the SDK's own way of passing options. */
@@ -124,18 +127,48 @@ async function expectChattyProgress(
   expect(progress).toEqual([1, 2]);
 }
 
-/** One official client connected to a fresh mcpkit fixture server (page size 2), and what it sent. */
-export interface OfficialClientSession<C extends OfficialClient> extends WireLog {
+/**
+ * One official client connected to an mcpkit fixture server (page size 2), however it got there, and what crossed
+ * the wire: all that {@link sharedOfficialClientCases} need.
+ */
+export interface OfficialConnection<C extends OfficialClient> extends Pick<WireLog, "sent" | "answer"> {
   client: C;
+  callTool(
+    params: { name: string; arguments: { [key: string]: unknown } },
+    options?: OfficialCallOptions,
+  ): Promise<OfficialToolResult>;
+}
+
+/** What a fixture server (in process or the stdio one) answers to the shared cases. */
+export interface FixtureExpectation {
+  serverInfo: { name: string; version: string };
+  instructions: string;
+  /** Its tools, in order (three pages of two). */
+  tools: string[];
+  /** The contents of each of its fixed resources, in listing order. */
+  resources: Array<{ uri: string; mimeType: string; text?: string; blob?: string }>;
+}
+
+/** Checks what the client learnt about the server when it connected. */
+export function expectServer(client: OfficialClient, fixture: FixtureExpectation): void {
+  expect(client.getServerVersion()).toEqual(fixture.serverInfo);
+  expect(client.getInstructions()).toBe(fixture.instructions);
+  expect(client.getServerCapabilities()).toEqual({
+    logging: {},
+    tools: {},
+    resources: {},
+    prompts: {},
+    completions: {},
+  });
+}
+
+/** One official client connected to a fresh mcpkit fixture server (page size 2), and what it sent. */
+export interface OfficialClientSession<C extends OfficialClient> extends WireLog, OfficialConnection<C> {
   pair: ValidatingPair;
   /** The official side of the bridge, which records the version the client negotiated. */
   transport: OfficialTransportAdapter;
   server: Server;
   connection: ServerConnection;
-  callTool(
-    params: { name: string; arguments: { [key: string]: unknown } },
-    options?: OfficialCallOptions,
-  ): Promise<OfficialToolResult>;
 }
 
 export interface OfficialClientHarness<C extends OfficialClient> {
@@ -177,72 +210,72 @@ export function useOfficialClient<C extends OfficialClient>(
   };
 }
 
-/** The fixture server's tools, in order (three pages of two). */
-export const ALL_TOOLS = ["add", "structured", "fail", "slow", "chatty", "whoami"];
+/** The in-process fixture server (test/support/fixture-server.ts), as the shared cases see it. */
+export const FIXTURE: FixtureExpectation = {
+  serverInfo: { name: "fixture", version: "1.2.3" },
+  instructions: "Fixture server for mcpkit tests.",
+  tools: ["add", "structured", "fail", "slow", "chatty", "whoami"],
+  resources: [
+    { uri: "test://static-text", mimeType: "text/plain", text: "hello" },
+    { uri: "test://static-binary", mimeType: "image/png", blob: "iVBORw0KGgo=" },
+  ],
+};
 
-/** Registers, in the current `describe`, every case shared by the official clients, for one era. */
-export function officialClientCases<C extends OfficialClient>(
-  { flavour, connect }: OfficialClientHarness<C>,
+/**
+ * Registers, in the current `describe`, the cases every setup shares (in process or over stdio): how `connect`
+ * reaches a fixture server is the caller's, `fixture` says what that server holds.
+ */
+export function sharedOfficialClientCases<C extends OfficialClient>(
+  flavour: OfficialClientFlavour<C>,
+  connect: (era: Era) => Promise<OfficialConnection<C>>,
   era: Era,
+  fixture: FixtureExpectation,
 ): void {
-  it("connects: era, server info, capabilities, instructions", async () => {
-    const { client, transport, connection, pair, sequence } = await connect(era);
-    flavour.connected?.(client, era);
-    expect(transport.protocolVersion).toBe(era);
-    expect(connection.era).toBe(era);
-    expect(client.getServerVersion()).toEqual({ name: "fixture", version: "1.2.3" });
-    expect(client.getInstructions()).toBe("Fixture server for mcpkit tests.");
-    expect(client.getServerCapabilities()).toEqual({
-      logging: {},
-      tools: {},
-      resources: {},
-      prompts: {},
-      completions: {},
+  if (flavour.sdk === "v1") {
+    it("pages through tools with mcpkit's cursors (v1's listTools returns one page) and calls one", async () => {
+      const { client, callTool } = await connect(era);
+      const names: string[] = [];
+      const cursors: Array<string | undefined> = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+        expect(page.tools.length).toBe(2);
+        names.push(...page.tools.map((t) => t.name));
+        cursor = page.nextCursor;
+        cursors.push(cursor);
+      } while (cursor !== undefined);
+      expect(names).toEqual(fixture.tools);
+      expect(cursors).toEqual(["o:2", "o:4", undefined]);
+      expectAdd(await callTool({ name: "add", arguments: { a: 20, b: 22 } }), "42");
     });
-    // 2026-07-28: discover only, no initialize/initialized; 2025-11-25: the handshake only, no discover probe.
-    if (era === MODERN) {
-      expect(sequence()).toEqual(["server/discover", "response"]);
-    } else {
-      expect(sequence()).toEqual(["initialize", "response", "notifications/initialized"]);
-      expect(pair.messages[0]?.message).toMatchObject({ id: 0, params: { protocolVersion: LEGACY } });
-    }
-    // Every message went through the validator of this era.
-    expect(pair.validator.count).toBe(pair.messages.length);
-    expect(pair.errors).toEqual([]);
-  });
+  } else {
+    it("lists every tool across pages (v2's listTools follows the cursors) and calls one", async () => {
+      const { client, callTool, sent } = await connect(era);
+      const { tools, nextCursor } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(fixture.tools);
+      expect(nextCursor).toBeUndefined();
+      // pageSize 2: the v2 client walked three pages, following mcpkit's cursors.
+      expect(sent("tools/list").map((r) => r.params?.cursor)).toEqual([undefined, "o:2", "o:4"]);
+      expectAdd(await callTool({ name: "add", arguments: { a: 2, b: 3 } }), "5");
+    });
+  }
 
-  it("fetches one raw page with an explicit cursor; a bad cursor is -32602", async () => {
-    const { client } = await connect(era);
-    const page = await client.listTools({ cursor: "o:2" });
-    expect(page.tools.map((t) => t.name)).toEqual(["fail", "slow"]);
-    expect(page.nextCursor).toBe("o:4");
-    const last = await client.listTools({ cursor: "o:4" });
-    expect(last.tools.map((t) => t.name)).toEqual(["chatty", "whoami"]);
-    expect(last.nextCursor).toBeUndefined();
-    expectError(
-      await rejection(client.listTools({ cursor: "not-a-cursor" })),
-      flavour.errors.protocol(-32602),
-    );
-  });
-
-  it("lists and reads resources: text, binary and a template", async () => {
+  it("lists and reads resources: every fixed one and a template", async () => {
     const { client } = await connect(era);
     const { resources, nextCursor } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(["test://static-text", "test://static-binary"]);
+    expect(resources.map((r) => r.uri)).toEqual(fixture.resources.map((r) => r.uri));
     expect(nextCursor).toBeUndefined();
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates).toEqual([{ uriTemplate: "test://items/{id}/data", name: "item" }]);
 
-    const text = await client.readResource({ uri: "test://static-text" });
-    expect(text.contents).toEqual([{ uri: "test://static-text", mimeType: "text/plain", text: "hello" }]);
-    const binary = await client.readResource({ uri: "test://static-binary" });
-    expect(binary.contents).toEqual([
-      { uri: "test://static-binary", mimeType: "image/png", blob: "iVBORw0KGgo=" },
-    ]);
-    const item = await client.readResource({ uri: "test://items/x-1/data" });
-    expect(item.contents).toEqual([
-      { uri: "test://items/x-1/data", mimeType: "application/json", text: JSON.stringify({ id: "x-1" }) },
-    ]);
+    for (const resource of fixture.resources) {
+      expect((await client.readResource({ uri: resource.uri })).contents).toEqual([resource]);
+    }
+    for (const id of ["x-1", "42"]) {
+      const uri = `test://items/${id}/data`;
+      const item = await client.readResource({ uri });
+      expect(item.contents).toEqual([{ uri, mimeType: "application/json", text: JSON.stringify({ id }) }]);
+    }
   });
 
   it("lists prompts and gets one with arguments; a missing required argument is -32602", async () => {
@@ -289,6 +322,51 @@ export function officialClientCases<C extends OfficialClient>(
     const failed = await callTool({ name: "fail", arguments: {} });
     expect(failed.isError).toBe(true);
     expect(textOf(failed)).toBe("tool exploded");
+  });
+}
+
+function expectAdd(result: OfficialToolResult, sum: string): void {
+  expect(result.isError).toBeFalsy();
+  expect(textOf(result)).toBe(sum);
+}
+
+/** Registers, in the current `describe`, every case shared by the official clients, for one era. */
+export function officialClientCases<C extends OfficialClient>(
+  { flavour, connect }: OfficialClientHarness<C>,
+  era: Era,
+): void {
+  it("connects: era, server info, capabilities, instructions", async () => {
+    const { client, transport, connection, pair, sequence } = await connect(era);
+    flavour.connected?.(client, era);
+    expect(transport.protocolVersion).toBe(era);
+    expect(connection.era).toBe(era);
+    expectServer(client, FIXTURE);
+    // 2026-07-28: discover only, no initialize/initialized; 2025-11-25: the handshake only, no discover probe.
+    if (era === MODERN) {
+      expect(sequence()).toEqual(["server/discover", "response"]);
+    } else {
+      expect(sequence()).toEqual(["initialize", "response", "notifications/initialized"]);
+      expect(pair.messages[0]?.message).toMatchObject({ id: 0, params: { protocolVersion: LEGACY } });
+    }
+    // Every message went through the validator of this era.
+    expect(pair.validator.count).toBe(pair.messages.length);
+    expect(pair.errors).toEqual([]);
+  });
+
+  sharedOfficialClientCases(flavour, connect, era, FIXTURE);
+
+  it("fetches one raw page with an explicit cursor; a bad cursor is -32602", async () => {
+    const { client } = await connect(era);
+    const page = await client.listTools({ cursor: "o:2" });
+    expect(page.tools.map((t) => t.name)).toEqual(["fail", "slow"]);
+    expect(page.nextCursor).toBe("o:4");
+    const last = await client.listTools({ cursor: "o:4" });
+    expect(last.tools.map((t) => t.name)).toEqual(["chatty", "whoami"]);
+    expect(last.nextCursor).toBeUndefined();
+    expectError(
+      await rejection(client.listTools({ cursor: "not-a-cursor" })),
+      flavour.errors.protocol(-32602),
+    );
   });
 
   it(`unknown members: result top level kept, tool definition members stripped by the ${flavour.sdk} client`, async () => {
