@@ -1,0 +1,200 @@
+/**
+ * Connected clients for each implementation and transport. Every factory resolves to
+ * `{ call(i): Promise<void>, close(): Promise<void> }`; `call(i)` runs `add(i, 1)` and checks the answer.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import {
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2HttpClient,
+} from "@modelcontextprotocol/client";
+import { StdioClientTransport as V2StdioClient } from "@modelcontextprotocol/client/stdio";
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as V1StdioClient } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as V1HttpClient } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport as V1Memory } from "@modelcontextprotocol/sdk/inMemory.js";
+import { InMemoryTransport as V2Memory } from "@modelcontextprotocol/server";
+import { serveStdio as v2Serve } from "@modelcontextprotocol/server/stdio";
+import { createInProcessPair } from "mcpkit";
+import { Client } from "mcpkit/client";
+import { StreamableHttpClientTransport } from "mcpkit/http";
+import { launchStdio } from "mcpkit/stdio";
+import { floorAnswer, LEGACY, MODERN, mcpkitServer, v1Server, v2Server } from "./servers.mjs";
+
+const PEER = fileURLToPath(new URL("./peer.mjs", import.meta.url));
+const INFO = { name: "bench", version: "1.0.0" };
+
+function check(text, i) {
+  if (text !== String(i + 1)) throw new Error(`add(${i}, 1) answered ${text}`);
+}
+
+const textOf = (result) => result.content[0].text;
+
+function mcpkitCalls(client) {
+  return {
+    call: async (i) => check(textOf(await client.callTool("add", { a: i, b: 1 })), i),
+    close: () => client.close(),
+  };
+}
+
+function officialCalls(client, extraClose) {
+  return {
+    call: async (i) => check(textOf(await client.callTool({ name: "add", arguments: { a: i, b: 1 } })), i),
+    close: async () => {
+      await client.close();
+      await extraClose?.();
+    },
+  };
+}
+
+const v2Mode = (era) => (era === MODERN ? { pin: MODERN } : "legacy");
+
+/** A bare JSON-RPC client for the floors: `JSON.stringify` out, `JSON.parse` in, nothing else. */
+function bareCalls(send, close) {
+  const waiting = new Map();
+  const receive = (text) => {
+    const message = JSON.parse(text);
+    const resolve = waiting.get(message.id);
+    waiting.delete(message.id);
+    resolve(message);
+  };
+  return {
+    receive,
+    call: (i) =>
+      new Promise((resolve) => {
+        const request = {
+          jsonrpc: "2.0",
+          id: i,
+          method: "tools/call",
+          params: { name: "add", arguments: { a: i, b: 1 } },
+        };
+        waiting.set(i, (message) => resolve(check(message.result.content[0].text, i)));
+        send(JSON.stringify(request));
+      }),
+    close,
+  };
+}
+
+export const inProcess = {
+  async mcpkit() {
+    const [clientSide, serverSide] = createInProcessPair();
+    await mcpkitServer().connect(serverSide);
+    const client = new Client({ transport: clientSide, clientInfo: INFO });
+    await client.connect();
+    return mcpkitCalls(client);
+  },
+  async v1() {
+    const [clientSide, serverSide] = V1Memory.createLinkedPair();
+    await v1Server().connect(serverSide);
+    const client = new V1Client(INFO);
+    await client.connect(clientSide);
+    return officialCalls(client);
+  },
+  async v2() {
+    const [clientSide, serverSide] = V2Memory.createLinkedPair();
+    const handle = v2Serve(() => v2Server(), { transport: serverSide });
+    const client = new V2Client(INFO, { versionNegotiation: { mode: v2Mode(MODERN) } });
+    await client.connect(clientSide);
+    return officialCalls(client, () => handle.close?.());
+  },
+  /** Two ends linked by a microtask hop, as an in-process transport is; JSON both ways. */
+  async floor() {
+    let server;
+    const bare = bareCalls(
+      (text) => queueMicrotask(() => server(text)),
+      async () => {},
+    );
+    server = (text) => {
+      const answer = JSON.stringify(floorAnswer(JSON.parse(text)));
+      queueMicrotask(() => bare.receive(answer));
+    };
+    return bare;
+  },
+};
+
+export const stdio = {
+  async mcpkit() {
+    const transport = launchStdio({ command: process.execPath, args: [PEER, "stdio", "mcpkit"] });
+    const client = new Client({ transport, clientInfo: INFO });
+    await client.connect();
+    return mcpkitCalls(client);
+  },
+  async v1() {
+    const client = new V1Client(INFO);
+    await client.connect(new V1StdioClient({ command: process.execPath, args: [PEER, "stdio", "v1"] }));
+    return officialCalls(client);
+  },
+  async v2() {
+    const client = new V2Client(INFO, { versionNegotiation: { mode: v2Mode(MODERN) } });
+    await client.connect(new V2StdioClient({ command: process.execPath, args: [PEER, "stdio", "v2"] }));
+    return officialCalls(client);
+  },
+  /** Newline-delimited JSON to a child that parses each line and writes the answer. */
+  async floor() {
+    const child = spawn(process.execPath, [PEER, "stdio", "floor"], { stdio: ["pipe", "pipe", "inherit"] });
+    let buffered = "";
+    const bare = bareCalls(
+      (text) => child.stdin.write(`${text}\n`),
+      async () => {
+        child.stdin.end();
+        await new Promise((resolve) => child.once("exit", resolve));
+      },
+    );
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk) => {
+      buffered += chunk;
+      let end = buffered.indexOf("\n");
+      while (end >= 0) {
+        bare.receive(buffered.slice(0, end));
+        buffered = buffered.slice(end + 1);
+        end = buffered.indexOf("\n");
+      }
+    });
+    await bare.call(-1); // the child is up, as a client's connect() would have ensured
+    return bare;
+  },
+};
+
+export const http = {
+  async mcpkit(url, era) {
+    const transport = new StreamableHttpClientTransport({ url });
+    const client = new Client({
+      transport,
+      clientInfo: INFO,
+      ...(era === LEGACY ? { protocolVersion: LEGACY } : {}),
+    });
+    const info = await client.connect();
+    if (info.protocolVersion !== era) throw new Error(`mcpkit negotiated ${info.protocolVersion}`);
+    return mcpkitCalls(client);
+  },
+  async v1(url) {
+    const client = new V1Client(INFO);
+    await client.connect(new V1HttpClient(new URL(url)));
+    return officialCalls(client);
+  },
+  async v2(url, era) {
+    const client = new V2Client(INFO, { versionNegotiation: { mode: v2Mode(era) } });
+    await client.connect(new V2HttpClient(new URL(url)));
+    if (client.getNegotiatedProtocolVersion() !== era) throw new Error("v2 negotiated another revision");
+    return officialCalls(client);
+  },
+  /** `fetch` with a JSON body, `res.json()` back: the least a client over HTTP does. */
+  async floor(url) {
+    return {
+      call: async (i) => {
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: i,
+            method: "tools/call",
+            params: { name: "add", arguments: { a: i, b: 1 } },
+          }),
+        });
+        check((await response.json()).result.content[0].text, i);
+      },
+      close: async () => {},
+    };
+  },
+};

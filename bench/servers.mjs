@@ -1,0 +1,51 @@
+/**
+ * The servers under test, each with one trivial `add` tool: mcpkit, the official v1 SDK
+ * (`@modelcontextprotocol/sdk`) and the official v2 SDK (`@modelcontextprotocol/server`).
+ */
+import { McpServer as V1McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer as V2McpServer } from "@modelcontextprotocol/server";
+import { ServerBuilder } from "mcpkit/server";
+import * as z from "zod";
+
+export const MODERN = "2026-07-28";
+export const LEGACY = "2025-11-25";
+
+const ADD_SCHEMA = {
+  type: "object",
+  properties: { a: { type: "number" }, b: { type: "number" } },
+  required: ["a", "b"],
+};
+
+export function mcpkitServer() {
+  return new ServerBuilder({ serverInfo: { name: "bench-mcpkit", version: "1.0.0" } })
+    .tool({ name: "add", description: "Adds two numbers", inputSchema: ADD_SCHEMA }, ({ a, b }) => ({
+      content: [{ type: "text", text: String(Number(a) + Number(b)) }],
+    }))
+    .build();
+}
+
+export function v1Server() {
+  const server = new V1McpServer({ name: "bench-v1", version: "1.0.0" });
+  server.registerTool(
+    "add",
+    { description: "Adds two numbers", inputSchema: { a: z.number(), b: z.number() } },
+    async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+  );
+  return server;
+}
+
+export function v2Server() {
+  const server = new V2McpServer({ name: "bench-v2", version: "1.0.0" });
+  server.registerTool(
+    "add",
+    { description: "Adds two numbers", inputSchema: z.object({ a: z.number(), b: z.number() }) },
+    async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+  );
+  return server;
+}
+
+/** The floor's answer to a `tools/call` of `add`: what a server must at least compute and send. */
+export function floorAnswer(request) {
+  const { a, b } = request.params.arguments;
+  return { jsonrpc: "2.0", id: request.id, result: { content: [{ type: "text", text: String(a + b) }] } };
+}
