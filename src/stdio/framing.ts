@@ -16,7 +16,7 @@ export interface FrameLimits {
 /**
  * Splits a byte stream into newline-delimited frames (one JSON-RPC message each), bounded in both frame size
  * and buffered bytes. Limits are checked before bytes are kept, so a peer that never sends a newline costs at
- * most `maxPendingBytes`. Empty lines are skipped; a trailing `\r` is dropped.
+ * most `maxPendingBytes` (the policy's `maxPendingStdoutBytes`, the name its error carries). Empty lines are skipped; a trailing `\r` is dropped.
  */
 export class FrameDecoder {
   private pending: Buffer[] = [];
@@ -56,7 +56,7 @@ export class FrameDecoder {
       throw tooLarge("maxFrameBytes", this.limits.maxFrameBytes);
     }
     if (this.pendingBytes + rest > this.limits.maxPendingBytes) {
-      throw tooLarge("maxPendingBytes", this.limits.maxPendingBytes);
+      throw tooLarge("maxPendingStdoutBytes", this.limits.maxPendingBytes);
     }
     // Copy: the stream may reuse the chunk's memory.
     this.pending.push(Buffer.from(chunk.subarray(start)));
@@ -95,6 +95,23 @@ export function encodeFrame(message: JsonRpcMessage, maxBytes: number): string {
     }
     throw error;
   }
+}
+
+/**
+ * The transport-level error for a decoder failure while reading `stream` ("stdout", "input"): a limit crossed
+ * keeps `MESSAGE_TOO_LARGE` with the policy key in `details.name`; anything else is a `TRANSPORT` failure.
+ */
+export function inboundLimitError(error: unknown, stream: { frame: string; pending: string }): McpkitError {
+  if (!(error instanceof McpkitError) || error.code !== "MESSAGE_TOO_LARGE") {
+    return new McpkitError("TRANSPORT", `could not read ${stream.pending}`, { cause: error });
+  }
+  const limit = error.details?.limit;
+  const name = error.details?.name === "maxPendingStdoutBytes" ? "maxPendingStdoutBytes" : "maxFrameBytes";
+  const what = name === "maxFrameBytes" ? stream.frame : `${stream.pending} waiting for a newline`;
+  return new McpkitError("MESSAGE_TOO_LARGE", `${what} exceeds ${name} (${String(limit)} bytes)`, {
+    details: { limit, name },
+    cause: error,
+  });
 }
 
 function tooLarge(limit: string, bytes: number): McpkitError {

@@ -10,7 +10,7 @@ import type {
   TransportHandlers,
 } from "../transports/transport.js";
 import { cleanupFailed, runCleanup, type StdioCleanupReport, type StdioExit, within } from "./cleanup.js";
-import { decodeFrame, encodeFrame, FrameDecoder } from "./framing.js";
+import { decodeFrame, encodeFrame, FrameDecoder, inboundLimitError } from "./framing.js";
 import { type StdioPolicyInput, type StdioSecurityPolicy, stdioPolicy } from "./policy.js";
 import { type ProcessOps, systemProcessOps } from "./process-tree.js";
 import { type ChildEnvInput, checkDirectory, childEnvironment, resolveCommand } from "./spawn-config.js";
@@ -307,7 +307,7 @@ class StdioProcess implements LaunchedStdio {
     try {
       this.decoder.push(chunk);
     } catch (error) {
-      this.violation ??= limitError(error);
+      this.violation ??= inboundLimitError(error, { frame: "a stdout frame", pending: "stdout" });
     }
     const batch = this.batch;
     this.batch = [];
@@ -435,24 +435,6 @@ function drained(stream: Writable, stop: AbortSignal, closedError: () => Error):
 function closedStream(stream: Readable | null | undefined): Promise<void> {
   if (!stream || stream.destroyed || stream.closed) return Promise.resolve();
   return new Promise((resolve) => stream.once("close", () => resolve()));
-}
-
-/** The decoder's limit error, named by the policy key (its `maxPendingBytes` is `maxPendingStdoutBytes`). */
-function limitError(error: unknown): McpkitError {
-  if (!(error instanceof McpkitError) || error.code !== "MESSAGE_TOO_LARGE") {
-    return new McpkitError("TRANSPORT", "the stdio server's output could not be read", { cause: error });
-  }
-  const limit = error.details?.limit;
-  const name = error.details?.name === "maxPendingBytes" ? "maxPendingStdoutBytes" : "maxFrameBytes";
-  const what = name === "maxFrameBytes" ? "a stdout frame" : "stdout waiting for a newline";
-  return new McpkitError(
-    "MESSAGE_TOO_LARGE",
-    `the stdio server sent ${what} over ${name} (${String(limit)} bytes)`,
-    {
-      details: { limit, name },
-      cause: error,
-    },
-  );
 }
 
 function notJsonRpc(error: unknown, frame: string, index: number): McpkitError {

@@ -11,7 +11,7 @@ import {
 } from "../jsonrpc/message.js";
 import type { Server } from "../server/server.js";
 import type { Transport, TransportCloseReason, TransportHandlers } from "../transports/transport.js";
-import { decodeFrame, encodeFrame, FrameDecoder } from "./framing.js";
+import { decodeFrame, encodeFrame, FrameDecoder, inboundLimitError } from "./framing.js";
 import { type StdioPolicyInput, type StdioSecurityPolicy, stdioPolicy } from "./policy.js";
 
 /** Options of {@link StdioServerTransport}. */
@@ -154,7 +154,10 @@ export class StdioServerTransport implements Transport {
     try {
       this.decoder.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
     } catch (error) {
-      this.finish({ kind: "error", error: inboundLimitError(error) });
+      this.finish({
+        kind: "error",
+        error: inboundLimitError(error, { frame: "an inbound frame", pending: "input" }),
+      });
     }
   };
 
@@ -331,20 +334,6 @@ function closedError(): McpkitError {
 
 function ioError(message: string, cause?: Error): McpkitError {
   return new McpkitError("TRANSPORT", message, cause === undefined ? {} : { cause });
-}
-
-/** The decoder's limit error under the policy key's name (`maxPendingBytes` is `maxPendingStdoutBytes`). */
-function inboundLimitError(error: unknown): Error {
-  if (!(error instanceof McpkitError) || error.code !== "MESSAGE_TOO_LARGE") {
-    return new McpkitError("TRANSPORT", "could not read the input", { cause: error });
-  }
-  const limit = error.details?.limit;
-  const name = error.details?.name === "maxPendingBytes" ? "maxPendingStdoutBytes" : "maxFrameBytes";
-  const what = name === "maxFrameBytes" ? "an inbound frame" : "input waiting for a newline";
-  return new McpkitError("MESSAGE_TOO_LARGE", `${what} exceeds ${name} (${String(limit)} bytes)`, {
-    details: { limit, name },
-    cause: error,
-  });
 }
 
 /** The -32603 answer sent in place of a response that could not be sent (too large, or not encodable). */
