@@ -3,6 +3,7 @@
  * `{ call(i): Promise<void>, close(): Promise<void> }`; `call(i)` runs `add(i, 1)` and checks the answer.
  */
 import { spawn } from "node:child_process";
+import { Agent, request } from "node:http";
 import { fileURLToPath } from "node:url";
 import {
   Client as V2Client,
@@ -178,23 +179,52 @@ export const http = {
     if (client.getNegotiatedProtocolVersion() !== era) throw new Error("v2 negotiated another revision");
     return officialCalls(client);
   },
-  /** `fetch` with a JSON body, `res.json()` back: the least a client over HTTP does. */
+  /**
+   * The cheapest client there is: `node:http` with a keep-alive agent, a JSON body out, the answer parsed
+   * (`fetch` costs about twice as much per call on Node 20, so it would make a lower floor).
+   */
   async floor(url) {
+    const agent = new Agent({ keepAlive: true });
+    const { hostname, port, pathname } = new URL(url);
+    const post = (text) =>
+      new Promise((resolve, reject) => {
+        const req = request(
+          {
+            host: hostname,
+            port,
+            path: pathname,
+            method: "POST",
+            agent,
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json",
+              "content-length": Buffer.byteLength(text),
+            },
+          },
+          (res) => {
+            let answer = "";
+            res.setEncoding("utf8");
+            res.on("data", (chunk) => {
+              answer += chunk;
+            });
+            res.on("end", () => resolve(JSON.parse(answer)));
+            res.on("error", reject);
+          },
+        );
+        req.on("error", reject);
+        req.end(text);
+      });
     return {
       call: async (i) => {
-        const response = await fetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: i,
-            method: "tools/call",
-            params: { name: "add", arguments: { a: i, b: 1 } },
-          }),
+        const body = JSON.stringify({
+          jsonrpc: "2.0",
+          id: i,
+          method: "tools/call",
+          params: { name: "add", arguments: { a: i, b: 1 } },
         });
-        check((await response.json()).result.content[0].text, i);
+        check((await post(body)).result.content[0].text, i);
       },
-      close: async () => {},
+      close: async () => agent.destroy(),
     };
   },
 };

@@ -4,7 +4,8 @@
  * Implementations alternate within each round (the order rotates), a warm-up round comes first, and every
  * number is the median over the rounds. See docs/performance.md.
  *
- * Env: BENCH_SCALE=smoke (tiny counts, for CI) or full (default); BENCH_ROUNDS=<n> overrides the round count.
+ * Env: BENCH_SCALE=smoke (tiny counts, for CI) or full (default); BENCH_ROUNDS=<n> overrides the round count;
+ * BENCH_ONLY=inprocess,stdio,http,memory,cold runs only the listed sections.
  */
 import { fork } from "node:child_process";
 import { cpus, totalmem } from "node:os";
@@ -38,6 +39,10 @@ const SCALES = {
 const scaleName = process.env.BENCH_SCALE === "smoke" ? "smoke" : "full";
 const S = { ...SCALES[scaleName] };
 if (process.env.BENCH_ROUNDS) S.rounds = Math.max(1, Number(process.env.BENCH_ROUNDS));
+const SECTIONS = ["inprocess", "stdio", "http", "memory", "cold"];
+/** BENCH_ONLY=<comma list of sections>: run only those (the others print n/a). */
+const only = new Set((process.env.BENCH_ONLY ?? SECTIONS.join(",")).split(",").map((s) => s.trim()));
+for (const name of only) if (!SECTIONS.includes(name)) throw new Error(`BENCH_ONLY: unknown section ${name}`);
 
 const PEER = fileURLToPath(new URL("./peer.mjs", import.meta.url));
 const OFFICIAL = ["v1", "v2"];
@@ -190,14 +195,19 @@ async function sessionMemory(impl, warm) {
 const results = {};
 const IMPLS = ["mcpkit", "v1", "v2", "floor"];
 
-results.inProcess = await rounds(`in-process, ${S.inProcess} sequential calls`, IMPLS, (impl, warm) =>
-  sequential(inProcess[impl], warm ? Math.ceil(S.inProcess / 5) : S.inProcess),
+const skipped = async () => ({});
+results.inProcess = await (only.has("inprocess") ? rounds : skipped)(
+  `in-process, ${S.inProcess} sequential calls`,
+  IMPLS,
+  (impl, warm) => sequential(inProcess[impl], warm ? Math.ceil(S.inProcess / 5) : S.inProcess),
 );
-results.stdio = await rounds(`stdio, ${S.stdio} sequential calls`, IMPLS, (impl, warm) =>
-  sequential(stdio[impl], warm ? Math.ceil(S.stdio / 5) : S.stdio),
+results.stdio = await (only.has("stdio") ? rounds : skipped)(
+  `stdio, ${S.stdio} sequential calls`,
+  IMPLS,
+  (impl, warm) => sequential(stdio[impl], warm ? Math.ceil(S.stdio / 5) : S.stdio),
 );
 
-for (const era of [MODERN, LEGACY]) {
+for (const era of only.has("http") ? [MODERN, LEGACY] : []) {
   const impls = era === MODERN ? ["mcpkit", "v2", "floor"] : IMPLS;
   const peers = {};
   for (const impl of impls) peers[impl] = await startPeer(impl, era);
@@ -219,12 +229,12 @@ for (const era of [MODERN, LEGACY]) {
   }
 }
 
-results.memory = await rounds(
+results.memory = await (only.has("memory") ? rounds : skipped)(
   `memory, ${S.sessions} idle 2025-11-25 HTTP sessions`,
   ["mcpkit", "v1", "v2"],
   sessionMemory,
 );
-results.cold = await rounds(
+results.cold = await (only.has("cold") ? rounds : skipped)(
   `cold import of client + server, ${S.coldRuns} runs`,
   ["mcpkit", "v1", "v2"],
   async (impl, warm) => {
@@ -233,7 +243,9 @@ results.cold = await rounds(
     return { ms: median(runs) };
   },
 );
-const footprint = Object.fromEntries(["mcpkit", "v1", "v2"].map((impl) => [impl, installFootprint(impl)]));
+const footprint = !only.has("cold")
+  ? {}
+  : Object.fromEntries(["mcpkit", "v1", "v2"].map((impl) => [impl, installFootprint(impl)]));
 
 // ---- the table ----
 const fmt = (value, unit) => {
@@ -261,7 +273,7 @@ function row(name, values, unit, higher) {
     values.floor === undefined ? "" : ratio(values.mcpkit, values.floor),
   ]);
 }
-const pick = (set, key) => Object.fromEntries(Object.entries(set).map(([impl, m]) => [impl, m[key]]));
+const pick = (set, key) => Object.fromEntries(Object.entries(set ?? {}).map(([impl, m]) => [impl, m[key]]));
 
 row("in-process calls/s", pick(results.inProcess, "rate"), "/s", true);
 row("stdio calls/s", pick(results.stdio, "rate"), "/s", true);
