@@ -97,23 +97,24 @@ export class RpcChannel {
       sent = { ...params, _meta: { ...meta, progressToken: id } };
     }
     const onAbort = () => {
-      const reason: unknown = deadline.signal.reason;
+      const reason: unknown = deadline.reason;
       if (!this.pending.reject(id, reason)) return;
       if (options.cancelOnAbort) this.sendCancelled(id, reason, options.cancelMeta);
     };
-    deadline.signal.addEventListener("abort", onAbort, { once: true });
+    deadline.addEventListener("abort", onAbort);
     try {
       try {
-        const hints: TransportSendOptions = { signal: deadline.signal };
-        if (options.toolInputSchema) hints.toolInputSchema = options.toolInputSchema;
-        await this.transport.send({ jsonrpc: "2.0", id, method, params: sent }, hints);
+        await this.transport.send(
+          { jsonrpc: "2.0", id, method, params: sent },
+          new SendHints(deadline, options.toolInputSchema),
+        );
       } catch (error) {
         this.pending.reject(id, sendFailure(error));
       }
       return await promise;
     } finally {
-      deadline.signal.removeEventListener("abort", onAbort);
-      this.progress.delete(id);
+      deadline.removeEventListener("abort", onAbort);
+      if (options.onProgress) this.progress.delete(id);
     }
   }
 
@@ -208,7 +209,7 @@ export class RpcChannel {
       requestId: id,
       reason: reason instanceof Error ? reason.message : "cancelled",
     };
-    if (meta) params._meta = meta;
+    if (meta) params._meta = { ...meta };
     this.transport
       .send({ jsonrpc: "2.0", method: "notifications/cancelled", params })
       .catch((error: unknown) => this.logger.debug?.("could not send notifications/cancelled", { error }));
@@ -235,6 +236,23 @@ export class RpcChannel {
       (d: typeof details) => this.logger.warn(`dropped ${what}`, d),
       details,
     );
+  }
+}
+
+/** The transport's hints for one request; the deadline's `AbortSignal` is made only if the transport reads it. */
+class SendHints implements TransportSendOptions {
+  declare readonly toolInputSchema?: NonNullable<TransportSendOptions["toolInputSchema"]>;
+
+  constructor(
+    private readonly deadline: Deadline,
+    toolInputSchema: TransportSendOptions["toolInputSchema"] | undefined,
+  ) {
+    // Set only when given, as a plain hints object would be.
+    if (toolInputSchema) (this as { toolInputSchema?: unknown }).toolInputSchema = toolInputSchema;
+  }
+
+  get signal(): AbortSignal {
+    return this.deadline.signal;
   }
 }
 

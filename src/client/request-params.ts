@@ -36,6 +36,18 @@ export function modernNotificationMeta(source: MetaSource): { [key: string]: unk
   return buildRequestMeta({ clientCapabilities: source.capabilities, clientInfo: source.clientInfo });
 }
 
+// A client's metadata never changes after construction, so each source's 2026 `_meta` is built once.
+const builtMeta = new WeakMap<MetaSource, { [key: string]: unknown }>();
+
+function cachedModernMeta(source: MetaSource): { [key: string]: unknown } {
+  let meta = builtMeta.get(source);
+  if (meta === undefined) {
+    meta = modernMeta(source);
+    builtMeta.set(source, meta);
+  }
+  return meta;
+}
+
 /**
  * Shapes a request's params for the era. The `_meta` of `params` and the caller's extra keys are merged; in
  * 2026-07-28 the client's reserved keys are added and win, in 2025-11-25 they are removed so that a legacy peer
@@ -49,7 +61,10 @@ export function paramsForEra(
 ): { [key: string]: unknown } {
   const given = isObject(params._meta) ? params._meta : undefined;
   if (era === MODERN_VERSION) {
-    return { ...params, _meta: { ...given, ...extraMeta, ...modernMeta(source) } };
+    const own = cachedModernMeta(source);
+    const meta =
+      given === undefined && extraMeta === undefined ? { ...own } : { ...given, ...extraMeta, ...own };
+    return { ...params, _meta: meta };
   }
   const meta: { [key: string]: unknown } = { ...given, ...extraMeta };
   for (const key of MODERN_REQUEST_KEYS) delete meta[key];
