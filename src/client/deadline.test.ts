@@ -55,7 +55,7 @@ describe("Deadline", () => {
       deadline.addEventListener("abort", () => fired.push(name));
       return deadline;
     };
-    const first = make("first");
+    make("first");
     const second = make("second");
     second.dispose();
     await new Promise<void>((resolve) => setTimeout(resolve, 5));
