@@ -10,6 +10,7 @@ import {
   type JsonRpcResponse,
 } from "../jsonrpc/message.js";
 import { PendingTable, type ResultObject } from "../jsonrpc/pending.js";
+import { shallowCopy } from "../jsonrpc/shallow-copy.js";
 import type { ProgressParams } from "../protocol/types/lifecycle.js";
 import type { Transport, TransportCloseReason, TransportSendOptions } from "../transports/transport.js";
 import type { Deadline } from "./deadline.js";
@@ -93,8 +94,10 @@ export class RpcChannel {
     let sent = params;
     if (options.onProgress) {
       this.progress.set(id, options.onProgress);
-      const meta = isObject(params._meta) ? params._meta : {};
-      sent = { ...params, _meta: { ...meta, progressToken: id } };
+      const meta = shallowCopy(isObject(params._meta) ? params._meta : undefined);
+      meta.progressToken = id;
+      sent = shallowCopy(params);
+      sent._meta = meta;
     }
     const onAbort = () => {
       const reason: unknown = deadline.reason;

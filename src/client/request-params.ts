@@ -1,4 +1,5 @@
 import { isObject } from "../jsonrpc/message.js";
+import { copyInto, shallowCopy } from "../jsonrpc/shallow-copy.js";
 import { MetaKey } from "../protocol/meta.js";
 import { buildRequestMeta } from "../protocol/request-meta.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
@@ -60,14 +61,18 @@ export function paramsForEra(
   extraMeta: { [key: string]: unknown } | undefined,
 ): { [key: string]: unknown } {
   const given = isObject(params._meta) ? params._meta : undefined;
+  // Copies, not spreads: see shallowCopy (these run on every request).
+  const meta = shallowCopy(given);
+  copyInto(meta, extraMeta);
+  const shaped = shallowCopy(params);
   if (era === MODERN_VERSION) {
-    const own = cachedModernMeta(source);
-    const meta =
-      given === undefined && extraMeta === undefined ? { ...own } : { ...given, ...extraMeta, ...own };
-    return { ...params, _meta: meta };
+    copyInto(meta, cachedModernMeta(source));
+    shaped._meta = meta;
+    return shaped;
   }
-  const meta: { [key: string]: unknown } = { ...given, ...extraMeta };
-  for (const key of MODERN_REQUEST_KEYS) delete meta[key];
-  const { _meta: _dropped, ...rest } = params;
-  return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
+  for (const key of MODERN_REQUEST_KEYS) if (key in meta) delete meta[key];
+  // The caller's `_meta`, if any, goes last, as it would after a rest-and-spread.
+  if ("_meta" in shaped) delete shaped._meta;
+  if (Object.keys(meta).length > 0) shaped._meta = meta;
+  return shaped;
 }
