@@ -58,7 +58,11 @@ export async function serveModern(
       result = discoverResult(config);
     } else if (HANDLER_METHODS.has(request.method)) {
       const round = { method: request.method, params, identity: env.identity };
-      const input = await readModernInput(sealer, round);
+      // A first call carries no retry fields: nothing to read, and no hop to read it.
+      const input =
+        params.inputResponses === undefined && params.requestState === undefined
+          ? NO_INPUT
+          : await readModernInput(sealer, round);
       const answer = await executor.run(
         (abort) =>
           invokeHandler(config, request.method, params, modernContext(request, meta, env, abort, input)),
@@ -118,6 +122,8 @@ function modernContext(
 }
 
 const noLogs = (): boolean => false;
+
+const NO_INPUT: RoundInput = Object.freeze({ inputResponses: undefined, requestState: undefined });
 
 /** True when a request carries 2026-07-28 metadata (its `_meta` names a protocol version). */
 export function hasModernMeta(request: JsonRpcRequest): boolean {

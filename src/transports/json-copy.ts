@@ -65,8 +65,9 @@ function copyArray(array: readonly unknown[], depth: number): unknown[] {
 
 function copyObject(object: { [key: string]: unknown }, depth: number): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
-  for (const key in object) {
-    if (!Object.hasOwn(object, key)) continue;
+  const keys = Object.keys(object);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
     const item = object[key];
     const copied = typeof item === "string" ? item : copyValue(item, key, depth);
     if (copied === OMIT) continue;
