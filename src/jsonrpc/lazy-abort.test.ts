@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LazyAbort, signalOf } from "./lazy-abort.js";
+import { LazyAbort } from "./lazy-abort.js";
 
 describe("LazyAbort", () => {
   it("aborts once, running its listeners in order, and keeps the first reason", () => {
@@ -79,13 +79,5 @@ describe("LazyAbort", () => {
     abort.abort(0);
     expect(after).toBe(true);
     await expect(reported).resolves.toMatchObject({ message: "listener broke" });
-  });
-
-  it("signalOf gives an AbortSignal for either kind", () => {
-    const controller = new AbortController();
-    expect(signalOf(controller.signal)).toBe(controller.signal);
-    const abort = new LazyAbort();
-    expect(signalOf(abort)).toBe(abort.signal);
-    expect(signalOf(undefined)).toBeUndefined();
   });
 });

@@ -86,10 +86,3 @@ export interface AbortLike {
   addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
   removeEventListener(type: "abort", listener: () => void): void;
 }
-
-/** The `AbortSignal` of an {@link AbortLike} (made now for a {@link LazyAbort}). */
-export function signalOf(source: AbortLike): AbortSignal;
-export function signalOf(source: AbortLike | undefined): AbortSignal | undefined;
-export function signalOf(source: AbortLike | undefined): AbortSignal | undefined {
-  return source instanceof LazyAbort ? source.signal : (source as AbortSignal | undefined);
-}
