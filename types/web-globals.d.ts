@@ -59,6 +59,11 @@ declare function clearInterval(handle: TimerHandle | undefined): void;
 declare function queueMicrotask(callback: () => void): void;
 declare function structuredClone<T>(value: T): T;
 
+interface Performance {
+  now(): number;
+}
+declare var performance: Performance;
+
 interface Console {
   warn(...data: unknown[]): void;
   error(...data: unknown[]): void;

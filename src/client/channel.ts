@@ -10,6 +10,7 @@ import {
   type JsonRpcResponse,
 } from "../jsonrpc/message.js";
 import { PendingTable, type ResultObject } from "../jsonrpc/pending.js";
+import { shallowCopy } from "../jsonrpc/shallow-copy.js";
 import type { ProgressParams } from "../protocol/types/lifecycle.js";
 import type { Transport, TransportCloseReason, TransportSendOptions } from "../transports/transport.js";
 import type { Deadline } from "./deadline.js";
@@ -93,27 +94,30 @@ export class RpcChannel {
     let sent = params;
     if (options.onProgress) {
       this.progress.set(id, options.onProgress);
-      const meta = isObject(params._meta) ? params._meta : {};
-      sent = { ...params, _meta: { ...meta, progressToken: id } };
+      const meta = shallowCopy(isObject(params._meta) ? params._meta : undefined);
+      meta.progressToken = id;
+      sent = shallowCopy(params);
+      sent._meta = meta;
     }
     const onAbort = () => {
-      const reason: unknown = deadline.signal.reason;
+      const reason: unknown = deadline.reason;
       if (!this.pending.reject(id, reason)) return;
       if (options.cancelOnAbort) this.sendCancelled(id, reason, options.cancelMeta);
     };
-    deadline.signal.addEventListener("abort", onAbort, { once: true });
+    deadline.addEventListener("abort", onAbort);
     try {
       try {
-        const hints: TransportSendOptions = { signal: deadline.signal };
-        if (options.toolInputSchema) hints.toolInputSchema = options.toolInputSchema;
-        await this.transport.send({ jsonrpc: "2.0", id, method, params: sent }, hints);
+        await this.transport.send(
+          { jsonrpc: "2.0", id, method, params: sent },
+          new SendHints(deadline, options.toolInputSchema),
+        );
       } catch (error) {
         this.pending.reject(id, sendFailure(error));
       }
       return await promise;
     } finally {
-      deadline.signal.removeEventListener("abort", onAbort);
-      this.progress.delete(id);
+      deadline.removeEventListener("abort", onAbort);
+      if (options.onProgress) this.progress.delete(id);
     }
   }
 
@@ -208,7 +212,7 @@ export class RpcChannel {
       requestId: id,
       reason: reason instanceof Error ? reason.message : "cancelled",
     };
-    if (meta) params._meta = meta;
+    if (meta) params._meta = { ...meta };
     this.transport
       .send({ jsonrpc: "2.0", method: "notifications/cancelled", params })
       .catch((error: unknown) => this.logger.debug?.("could not send notifications/cancelled", { error }));
@@ -235,6 +239,23 @@ export class RpcChannel {
       (d: typeof details) => this.logger.warn(`dropped ${what}`, d),
       details,
     );
+  }
+}
+
+/** The transport's hints for one request; the deadline's `AbortSignal` is made only if the transport reads it. */
+class SendHints implements TransportSendOptions {
+  declare readonly toolInputSchema?: NonNullable<TransportSendOptions["toolInputSchema"]>;
+
+  constructor(
+    private readonly deadline: Deadline,
+    toolInputSchema: TransportSendOptions["toolInputSchema"] | undefined,
+  ) {
+    // Set only when given, as a plain hints object would be.
+    if (toolInputSchema) (this as { toolInputSchema?: unknown }).toolInputSchema = toolInputSchema;
+  }
+
+  get signal(): AbortSignal {
+    return this.deadline.signal;
   }
 }
 

@@ -66,13 +66,13 @@ export class Client extends ClientCore {
    * @example
    * const result = await client.callTool("search", { q: "mcp" }, { onProgress: (p) => show(p.progress) });
    */
-  async callTool(
+  callTool(
     name: string,
     args?: { [key: string]: unknown },
     options?: CallToolOptions,
   ): Promise<CallToolResult> {
     const params = args === undefined ? { name } : { name, arguments: args };
-    return (await this.send("tools/call", params, options)) as CallToolResult;
+    return this.send("tools/call", params, options) as Promise<CallToolResult>;
   }
 
   /**

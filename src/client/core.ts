@@ -42,6 +42,7 @@ export abstract class ClientCore {
   private readonly input: InputLoopConfig;
   private readonly serverRequests: ServerRequests;
   private readonly subscriptions: Subscriptions;
+  private notificationMeta: { [key: string]: unknown } | undefined;
 
   constructor(options: ClientOptions) {
     this.config = resolveClientOptions(options);
@@ -246,10 +247,16 @@ export abstract class ClientCore {
       deadline,
       onProgress: options.onProgress ?? this.config.onProgress,
       cancelOnAbort: era === LEGACY_VERSION || !cancelsByStream(this.config.transport),
-      cancelMeta: era === LEGACY_VERSION ? undefined : modernNotificationMeta(this.config),
+      cancelMeta: era === LEGACY_VERSION ? undefined : this.cancelMeta(),
       toolInputSchema: (options as CallToolOptions).toolInputSchema,
     });
     return checkResult(method, result);
+  }
+
+  /** The `_meta` of this client's 2026 `notifications/cancelled`, built once (the channel copies it per use). */
+  private cancelMeta(): { [key: string]: unknown } {
+    this.notificationMeta ??= modernNotificationMeta(this.config);
+    return this.notificationMeta;
   }
 
   private requireConnected(): Era {

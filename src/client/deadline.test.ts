@@ -47,4 +47,37 @@ describe("Deadline", () => {
     await expect(open.race(Promise.resolve(1))).resolves.toBe(1);
     open.dispose();
   });
+
+  it("deadlines of one length share a timer yet each fires on its own, in order", async () => {
+    const fired: string[] = [];
+    const make = (name: string) => {
+      const deadline = new Deadline({ timeoutMs: 20, what: name });
+      deadline.addEventListener("abort", () => fired.push(name));
+      return deadline;
+    };
+    make("first");
+    const second = make("second");
+    second.dispose();
+    await new Promise<void>((resolve) => setTimeout(resolve, 5));
+    const third = make("third");
+    await new Promise<void>((resolve) => third.addEventListener("abort", () => resolve()));
+    expect(fired).toEqual(["first", "third"]);
+    expect(third.reason).toMatchObject({ code: "TIMEOUT", message: "third timed out after 20 ms" });
+    expect(second.aborted).toBe(false);
+  });
+
+  it("lengths beyond the shared timers get timers of their own", async () => {
+    const many = Array.from({ length: 40 }, (_, i) => new Deadline({ timeoutMs: 30 + i, what: `op${i}` }));
+    await new Promise<void>((resolve) => many.at(-1)?.addEventListener("abort", () => resolve()));
+    expect(many.every((deadline) => deadline.timedOut)).toBe(true);
+  });
+
+  it("ends the parent's children with the parent's reason, without making any signal", () => {
+    const parent = new Deadline({ timeoutMs: 10_000, what: "outer" });
+    const child = new Deadline({ timeoutMs: 10_000, parent, what: "inner" });
+    parent.end(new Error("stop"));
+    expect(child.aborted).toBe(true);
+    expect(child.reason).toBe(parent.reason);
+    child.dispose();
+  });
 });

@@ -1,7 +1,21 @@
 import { McpkitError } from "../jsonrpc/errors.js";
+import { type AbortLike, LazyAbort } from "../jsonrpc/lazy-abort.js";
+import { type QueuedTimeout, TimerQueue } from "../jsonrpc/timer-queue.js";
 
 // setTimeout fires at once for delays above 2^31 - 1 ms; such a deadline never fires instead.
 const MAX_TIMER_MS = 2_147_483_647;
+// Deadlines of the same length share one timer; past this many distinct lengths, a deadline gets its own.
+const MAX_SHARED_LENGTHS = 16;
+const sharedTimers = new Map<number, TimerQueue>();
+
+function sharedTimer(timeoutMs: number): TimerQueue | undefined {
+  let queue = sharedTimers.get(timeoutMs);
+  if (queue === undefined && sharedTimers.size < MAX_SHARED_LENGTHS) {
+    queue = new TimerQueue(timeoutMs);
+    sharedTimers.set(timeoutMs, queue);
+  }
+  return queue;
+}
 
 /** How a {@link Deadline} is set up. */
 export interface DeadlineInit {
@@ -16,21 +30,27 @@ export interface DeadlineInit {
 }
 
 /**
- * One operation's end: a timer, the caller's signal and an enclosing deadline folded into one `AbortSignal`,
- * whose `reason` is always an `McpkitError` (`TIMEOUT` or `ABORTED`). Call `dispose()` when the operation ends.
+ * One operation's end: a timer, the caller's signal and an enclosing deadline folded into one abort, whose
+ * `reason` is always an `McpkitError` (`TIMEOUT` or `ABORTED`). Its `AbortSignal` is made only when read
+ * (listen with `addEventListener` otherwise). Call `dispose()` when the operation ends.
  */
-export class Deadline {
-  readonly signal: AbortSignal;
+export class Deadline extends LazyAbort {
   readonly expiresAt: number;
-  private readonly controller = new AbortController();
-  private readonly cleanups: (() => void)[] = [];
+  private readonly timeoutMs: number;
+  private readonly what: string;
+  private queued: QueuedTimeout | undefined;
+  private queue: TimerQueue | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private detach: (() => void)[] | undefined;
   private ownTimeout = false;
 
   constructor(init: DeadlineInit) {
-    this.signal = this.controller.signal;
-    const parentEnd = init.parent?.expiresAt ?? Number.POSITIVE_INFINITY;
-    this.expiresAt = Math.min(Date.now() + init.timeoutMs, parentEnd);
-    if (init.parent) this.follow(init.parent.signal, () => init.parent?.signal.reason);
+    super();
+    this.timeoutMs = init.timeoutMs;
+    this.what = init.what;
+    const parent = init.parent;
+    this.expiresAt = Math.min(Date.now() + init.timeoutMs, parent?.expiresAt ?? Number.POSITIVE_INFINITY);
+    if (parent) this.follow(parent, () => parent.reason);
     if (init.signal) {
       const caller = init.signal;
       this.follow(
@@ -38,16 +58,13 @@ export class Deadline {
         () => new McpkitError("ABORTED", `${init.what} was aborted`, { cause: caller.reason }),
       );
     }
-    if (!this.signal.aborted && init.timeoutMs <= MAX_TIMER_MS) {
-      const timer = setTimeout(() => {
-        this.ownTimeout = true;
-        this.abort(
-          new McpkitError("TIMEOUT", `${init.what} timed out after ${init.timeoutMs} ms`, {
-            details: { timeoutMs: init.timeoutMs },
-          }),
-        );
-      }, init.timeoutMs);
-      this.cleanups.push(() => clearTimeout(timer));
+    if (!this.aborted && init.timeoutMs <= MAX_TIMER_MS) {
+      const onTimeout = () => this.expire();
+      const queue = sharedTimer(init.timeoutMs);
+      if (queue) {
+        this.queue = queue;
+        this.queued = queue.add(onTimeout);
+      } else this.timer = setTimeout(onTimeout, init.timeoutMs);
     }
   }
 
@@ -63,7 +80,7 @@ export class Deadline {
 
   /** Throws the abort reason when the deadline has already passed. */
   throwIfEnded(): void {
-    if (this.signal.aborted) throw this.signal.reason;
+    if (this.aborted) throw this.reason;
   }
 
   /**
@@ -71,17 +88,17 @@ export class Deadline {
    * use it for steps that take no signal.
    */
   race<T>(work: Promise<T>): Promise<T> {
-    if (this.signal.aborted) return Promise.reject(this.signal.reason);
+    if (this.aborted) return Promise.reject(this.reason);
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(this.signal.reason);
-      this.signal.addEventListener("abort", onAbort, { once: true });
+      const onAbort = () => reject(this.reason);
+      this.addEventListener("abort", onAbort);
       work.then(
         (value) => {
-          this.signal.removeEventListener("abort", onAbort);
+          this.removeEventListener("abort", onAbort);
           resolve(value);
         },
         (error: unknown) => {
-          this.signal.removeEventListener("abort", onAbort);
+          this.removeEventListener("abort", onAbort);
           reject(error);
         },
       );
@@ -95,22 +112,45 @@ export class Deadline {
 
   /** Stops the timer and detaches from the caller's signal and the parent. Idempotent. */
   dispose(): void {
-    for (const cleanup of this.cleanups.splice(0)) cleanup();
+    if (this.queued) {
+      this.queue?.cancel(this.queued);
+      this.queued = undefined;
+    }
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const detach = this.detach;
+    this.detach = undefined;
+    if (detach) for (const cleanup of detach) cleanup();
   }
 
-  private follow(source: AbortSignal, reason: () => unknown): void {
+  override abort(reason: unknown): void {
+    if (this.aborted) return;
+    super.abort(reason);
+    this.dispose();
+  }
+
+  private expire(): void {
+    this.queued = undefined;
+    this.timer = undefined;
+    this.ownTimeout = true;
+    this.abort(
+      new McpkitError("TIMEOUT", `${this.what} timed out after ${this.timeoutMs} ms`, {
+        details: { timeoutMs: this.timeoutMs },
+      }),
+    );
+  }
+
+  private follow(source: AbortLike, reason: () => unknown): void {
     if (source.aborted) {
       this.abort(reason());
       return;
     }
     const onAbort = () => this.abort(reason());
     source.addEventListener("abort", onAbort, { once: true });
-    this.cleanups.push(() => source.removeEventListener("abort", onAbort));
-  }
-
-  private abort(reason: unknown): void {
-    if (this.signal.aborted) return;
-    this.controller.abort(reason);
-    this.dispose();
+    const cleanup = () => source.removeEventListener("abort", onAbort);
+    if (this.detach) this.detach.push(cleanup);
+    else this.detach = [cleanup];
   }
 }

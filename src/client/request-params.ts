@@ -1,4 +1,5 @@
 import { isObject } from "../jsonrpc/message.js";
+import { copyInto, shallowCopy } from "../jsonrpc/shallow-copy.js";
 import { MetaKey } from "../protocol/meta.js";
 import { buildRequestMeta } from "../protocol/request-meta.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
@@ -36,6 +37,18 @@ export function modernNotificationMeta(source: MetaSource): { [key: string]: unk
   return buildRequestMeta({ clientCapabilities: source.capabilities, clientInfo: source.clientInfo });
 }
 
+// A client's metadata never changes after construction, so each source's 2026 `_meta` is built once.
+const builtMeta = new WeakMap<MetaSource, { [key: string]: unknown }>();
+
+function cachedModernMeta(source: MetaSource): { [key: string]: unknown } {
+  let meta = builtMeta.get(source);
+  if (meta === undefined) {
+    meta = modernMeta(source);
+    builtMeta.set(source, meta);
+  }
+  return meta;
+}
+
 /**
  * Shapes a request's params for the era. The `_meta` of `params` and the caller's extra keys are merged; in
  * 2026-07-28 the client's reserved keys are added and win, in 2025-11-25 they are removed so that a legacy peer
@@ -48,11 +61,18 @@ export function paramsForEra(
   extraMeta: { [key: string]: unknown } | undefined,
 ): { [key: string]: unknown } {
   const given = isObject(params._meta) ? params._meta : undefined;
+  // Copies, not spreads: see shallowCopy (these run on every request).
+  const meta = shallowCopy(given);
+  copyInto(meta, extraMeta);
+  const shaped = shallowCopy(params);
   if (era === MODERN_VERSION) {
-    return { ...params, _meta: { ...given, ...extraMeta, ...modernMeta(source) } };
+    copyInto(meta, cachedModernMeta(source));
+    shaped._meta = meta;
+    return shaped;
   }
-  const meta: { [key: string]: unknown } = { ...given, ...extraMeta };
-  for (const key of MODERN_REQUEST_KEYS) delete meta[key];
-  const { _meta: _dropped, ...rest } = params;
-  return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
+  for (const key of MODERN_REQUEST_KEYS) if (key in meta) delete meta[key];
+  // The caller's `_meta`, if any, goes last, as it would after a rest-and-spread.
+  if ("_meta" in shaped) delete shaped._meta;
+  if (Object.keys(meta).length > 0) shaped._meta = meta;
+  return shaped;
 }

@@ -1,3 +1,4 @@
+import { shallowCopy } from "../jsonrpc/shallow-copy.js";
 import { MetaKey } from "./meta.js";
 import { CACHEABLE_METHODS } from "./methods.js";
 import type { CacheHints, Implementation } from "./types/common.js";
@@ -56,14 +57,24 @@ export function projectResult(
   options: { cache: CacheHints; serverInfo: Implementation },
 ): { [key: string]: unknown } {
   if (era !== MODERN_VERSION) return projectLegacy(method, result);
-  const out: { [key: string]: unknown } = { ...result };
+  const out = shallowCopy(result);
   if (out.resultType === undefined) out.resultType = "complete";
   if (out.resultType === "complete" && CACHEABLE_METHODS.has(method)) {
     if (out.ttlMs === undefined) out.ttlMs = options.cache.ttlMs;
     if (out.cacheScope === undefined) out.cacheScope = options.cache.cacheScope;
   }
-  const meta =
-    typeof out._meta === "object" && out._meta !== null ? (out._meta as { [key: string]: unknown }) : {};
-  if (!(MetaKey.serverInfo in meta)) out._meta = { ...meta, [MetaKey.serverInfo]: options.serverInfo };
+  const meta = out._meta;
+  if (typeof meta !== "object" || meta === null) out._meta = serverInfoMeta(options.serverInfo);
+  else if (!(MetaKey.serverInfo in meta)) {
+    const merged = shallowCopy(meta);
+    merged[MetaKey.serverInfo] = options.serverInfo;
+    out._meta = merged;
+  }
   return out;
+}
+
+function serverInfoMeta(serverInfo: Implementation): { [key: string]: unknown } {
+  const meta: { [key: string]: unknown } = {};
+  meta[MetaKey.serverInfo] = serverInfo;
+  return meta;
 }

@@ -1,5 +1,6 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import { LazyAbort } from "../jsonrpc/lazy-abort.js";
 import type {
   JsonRpcMessage,
   JsonRpcNotification,
@@ -28,8 +29,9 @@ export class ServerConnection {
   private pinned: Era | undefined;
   private legacy: LegacySession | undefined;
   private initializing: Promise<void> | undefined;
-  private readonly inFlight = new Map<RequestId, AbortController>();
+  private readonly inFlight = new Map<RequestId, LazyAbort>();
   private isClosed = false;
+  private readonly notify = (notification: JsonRpcNotification) => this.send(notification);
   private resolveClosed!: (reason: TransportCloseReason) => void;
   /** Resolves once with the reason the connection ended. */
   readonly closed: Promise<TransportCloseReason>;
@@ -85,43 +87,45 @@ export class ServerConnection {
       );
       return;
     }
-    const controller = new AbortController();
-    this.inFlight.set(request.id, controller);
-    const forget = () => {
-      if (this.inFlight.get(request.id) === controller) this.inFlight.delete(request.id);
-    };
+    // Most requests are neither cancelled nor read their signal: the abort makes its AbortSignal only on use.
+    const abort = new LazyAbort();
+    this.inFlight.set(request.id, abort);
     let subscribed = false;
     try {
-      const answer = await this.route(request, info, controller.signal);
+      const answer = await this.route(request, info, abort);
       if ("jsonrpc" in answer) {
         // A cancelled request gets no response (the client has already forgotten it).
-        if (!controller.signal.aborted) await this.send(answer);
+        if (!abort.aborted) await this.send(answer);
         return;
       }
       // A subscription lives on: cancelling it (or losing the transport) ends it; its end frees the id.
       subscribed = true;
-      controller.signal.addEventListener("abort", () => answer.cancel(), { once: true });
-      if (controller.signal.aborted) answer.cancel();
-      void answer.ended.then(forget);
+      abort.addEventListener("abort", () => answer.cancel());
+      if (abort.aborted) answer.cancel();
+      void answer.ended.then(() => this.forget(request.id, abort));
     } finally {
-      if (!subscribed) forget();
+      if (!subscribed) this.forget(request.id, abort);
     }
+  }
+
+  private forget(id: RequestId, abort: LazyAbort): void {
+    if (this.inFlight.get(id) === abort) this.inFlight.delete(id);
   }
 
   private async route(
     request: JsonRpcRequest,
     info: MessageInfo | undefined,
-    signal: AbortSignal,
+    signal: LazyAbort,
   ): Promise<JsonRpcResponse | Subscription> {
-    const env = { identity: info?.identity, signal };
+    const identity = info?.identity;
     // Requests piped right behind an `initialize` wait for it: its outcome decides their era.
     if (this.pinned === undefined && this.initializing && request.method !== "initialize")
       await this.initializing;
-    if (this.pinned === LEGACY_VERSION) return this.session().handle(request, env);
+    if (this.pinned === LEGACY_VERSION) return this.session().handle(request, { identity, signal });
     const legacyShaped =
       !hasModernMeta(request) && (request.method === "initialize" || request.method === "ping");
     if (this.pinned === undefined && legacyShaped) {
-      const handled = this.session().handle(request, env);
+      const handled = this.session().handle(request, { identity, signal });
       if (request.method !== "initialize") return handled;
       const settled = handled.then(() => undefined);
       this.initializing = settled;
@@ -138,7 +142,7 @@ export class ServerConnection {
     }
     this.pinned = MODERN_VERSION;
     if (request.method === "subscriptions/listen") return this.listen(request);
-    return serveModern(this.runtime, request, { ...env, notify: (n) => this.send(n) }, meta);
+    return serveModern(this.runtime, request, { identity, signal, notify: this.notify }, meta);
   }
 
   /**
@@ -201,7 +205,7 @@ export class ServerConnection {
     if (this.isClosed) return;
     this.isClosed = true;
     const closedError = new McpkitError("CLOSED", "connection closed", { cause: reason.error });
-    for (const controller of this.inFlight.values()) controller.abort(closedError);
+    for (const abort of this.inFlight.values()) abort.abort(closedError);
     this.inFlight.clear();
     this.legacy?.close();
     this.onEnd(this);

@@ -1,8 +1,10 @@
-import type { JsonRpcNotification, JsonValue, RequestId } from "../jsonrpc/message.js";
+import type { LazyAbort } from "../jsonrpc/lazy-abort.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonValue, RequestId } from "../jsonrpc/message.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LoggingLevel } from "../protocol/types/common.js";
 import type { InputResponses } from "../protocol/types/input.js";
 import type { Era } from "../protocol/versions.js";
+import type { RoundInput } from "./input.js";
 
 /**
  * What a handler knows about the request it serves. The same shape in both eras, so one handler serves both.
@@ -70,27 +72,53 @@ export function levelAllows(minimum: LoggingLevel, level: LoggingLevel): boolean
   return LEVEL_RANK[level] >= LEVEL_RANK[minimum];
 }
 
+/** What a request's context is made of besides its signal and senders. */
+export interface ContextFields {
+  era: Era;
+  request: JsonRpcRequest;
+  identity: unknown;
+  meta: { readonly [key: string]: unknown };
+  clientCapabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+  input: RoundInput;
+}
+
 /**
- * The `progress` and `log` senders of one request. `token` is the request's progress token (none, no
- * progress); `logAllowed` says whether a message of a level may go out. Nothing is sent once `signal` fired.
+ * The context of one handler call. `signal` reads the call's abort (its `AbortSignal` is made only when a
+ * handler reads it); `progress` and `log` send this request's notifications: `token` is its progress token
+ * (none, no progress), `logAllowed` says whether a message of a level may go out; nothing is sent once the
+ * call was aborted. Every member is an own property, so the context can be spread or destructured.
  */
-export function notificationSenders(
+export function requestContext(
+  fields: ContextFields,
+  abort: LazyAbort,
   token: unknown,
   logAllowed: (level: LoggingLevel) => boolean,
   notify: NotificationSink,
-  signal: AbortSignal,
-): Pick<RequestContext, "progress" | "log"> {
+): RequestContext {
   const hasToken = typeof token === "string" || typeof token === "number";
   return {
+    era: fields.era,
+    method: fields.request.method,
+    requestId: fields.request.id,
+    identity: fields.identity,
+    get signal() {
+      return abort.signal;
+    },
+    meta: fields.meta,
+    clientCapabilities: fields.clientCapabilities,
+    clientInfo: fields.clientInfo,
+    inputResponses: fields.input.inputResponses,
+    requestState: fields.input.requestState,
     async progress(progress, total, message) {
-      if (!hasToken || signal.aborted) return;
+      if (!hasToken || abort.aborted) return;
       const params: { [key: string]: unknown } = { progressToken: token, progress };
       if (total !== undefined) params.total = total;
       if (message !== undefined) params.message = message;
       await notify({ jsonrpc: "2.0", method: "notifications/progress", params });
     },
     async log(level, data, logger) {
-      if (!logAllowed(level) || signal.aborted) return;
+      if (!logAllowed(level) || abort.aborted) return;
       const params: { [key: string]: unknown } = { level, data };
       if (logger !== undefined) params.logger = logger;
       await notify({ jsonrpc: "2.0", method: "notifications/message", params });

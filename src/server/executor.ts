@@ -1,5 +1,7 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError } from "../jsonrpc/errors.js";
+import { type AbortLike, LazyAbort } from "../jsonrpc/lazy-abort.js";
+import { type QueuedTimeout, TimerQueue } from "../jsonrpc/timer-queue.js";
 
 /** Message of the error sent when a handler call outlives its deadline. */
 export const HANDLER_TIMEOUT_MESSAGE = "handler callback timed out";
@@ -16,15 +18,18 @@ export interface ExecutorLimits {
 
 /**
  * Runs handler callbacks under a deadline and a shared admission limit. A call that finds every slot taken is
- * refused at once (`-32603` "handler capacity reached"); a call past its deadline has its AbortSignal fired,
- * then its slot released, and its caller gets `-32603` "handler callback timed out". JavaScript cannot kill a
+ * refused at once (`-32603` "handler capacity reached"); a call past its deadline has its abort fired, then
+ * its slot released, and its caller gets `-32603` "handler callback timed out". JavaScript cannot kill a
  * running function, so a handler that ignores its signal keeps running, but it no longer holds a slot and its
- * late result is dropped.
+ * late result is dropped. Every call's deadline has the same length, so they share one timer.
  */
 export class CallbackExecutor {
   private active = 0;
+  private readonly timers: TimerQueue;
 
-  constructor(readonly limits: ExecutorLimits) {}
+  constructor(readonly limits: ExecutorLimits) {
+    this.timers = new TimerQueue(limits.timeoutMs);
+  }
 
   /** Handler calls running now. */
   get running(): number {
@@ -32,51 +37,87 @@ export class CallbackExecutor {
   }
 
   /**
-   * Runs `callback` with a signal that fires on the deadline or when `cancel` fires. Rejects with the
-   * callback's own error, or the timeout/capacity `JsonRpcError`.
+   * Runs `callback` with an abort that fires on the deadline or when `cancel` fires (its `AbortSignal` is made
+   * only if the callback reads `signal`). Rejects with the callback's own error, or the timeout/capacity
+   * `JsonRpcError`.
    */
-  run<T>(callback: (signal: AbortSignal) => Promise<T> | T, cancel?: AbortSignal): Promise<T> {
+  run<T>(callback: (abort: LazyAbort) => Promise<T> | T, cancel?: AbortLike): Promise<T> {
     if (this.active >= this.limits.maxConcurrent) {
       return Promise.reject(new JsonRpcError(ErrorCode.InternalError, HANDLER_CAPACITY_MESSAGE));
     }
     this.active++;
-    const controller = new AbortController();
-    const onCancel = () => controller.abort(cancel?.reason);
-    if (cancel) {
-      if (cancel.aborted) controller.abort(cancel.reason);
-      else cancel.addEventListener("abort", onCancel, { once: true });
-    }
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      this.active--;
-      cancel?.removeEventListener("abort", onCancel);
-    };
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        const error = new JsonRpcError(ErrorCode.InternalError, HANDLER_TIMEOUT_MESSAGE);
-        // The signal fires first, then the slot is released: the handler learns it is done before anyone
-        // else can take its place.
-        controller.abort(error);
-        release();
-        reject(error);
-      }, this.limits.timeoutMs);
-      const settle = (ok: boolean, value: unknown) => {
-        clearTimeout(timer);
-        if (released) return;
-        release();
-        if (ok) resolve(value as T);
-        else reject(value);
-      };
-      try {
-        Promise.resolve(callback(controller.signal)).then(
-          (value) => settle(true, value),
-          (error: unknown) => settle(false, error),
-        );
-      } catch (error) {
-        settle(false, error);
-      }
+    return new ExecutorCall<T>(this, callback, cancel).promise;
+  }
+
+  /** @internal */
+  release(): void {
+    this.active--;
+  }
+
+  /** @internal */
+  get timerQueue(): TimerQueue {
+    return this.timers;
+  }
+}
+
+/** One handler call: its abort, its slot, its timer and its outcome. */
+class ExecutorCall<T> {
+  readonly promise: Promise<T>;
+  private readonly abort = new LazyAbort();
+  private released = false;
+  private resolve!: (value: T) => void;
+  private reject!: (error: unknown) => void;
+  private readonly timeout: QueuedTimeout;
+  private readonly onCancel: (() => void) | undefined;
+
+  constructor(
+    private readonly executor: CallbackExecutor,
+    callback: (abort: LazyAbort) => Promise<T> | T,
+    private readonly cancel: AbortLike | undefined,
+  ) {
+    this.promise = new Promise<T>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
     });
+    if (cancel) {
+      if (cancel.aborted) this.abort.abort(cancel.reason);
+      else {
+        this.onCancel = () => this.abort.abort(cancel.reason);
+        cancel.addEventListener("abort", this.onCancel, { once: true });
+      }
+    }
+    this.timeout = executor.timerQueue.add(() => this.expire());
+    try {
+      Promise.resolve(callback(this.abort)).then(
+        (value) => this.settle(true, value),
+        (error: unknown) => this.settle(false, error),
+      );
+    } catch (error) {
+      this.settle(false, error);
+    }
+  }
+
+  private expire(): void {
+    const error = new JsonRpcError(ErrorCode.InternalError, HANDLER_TIMEOUT_MESSAGE);
+    // The signal fires first, then the slot is released: the handler learns it is done before anyone else can
+    // take its place.
+    this.abort.abort(error);
+    this.release();
+    this.reject(error);
+  }
+
+  private settle(ok: boolean, value: unknown): void {
+    this.executor.timerQueue.cancel(this.timeout);
+    if (this.released) return;
+    this.release();
+    if (ok) this.resolve(value as T);
+    else this.reject(value);
+  }
+
+  private release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.executor.release();
+    if (this.onCancel) this.cancel?.removeEventListener("abort", this.onCancel);
   }
 }

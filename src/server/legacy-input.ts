@@ -1,5 +1,6 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError } from "../jsonrpc/errors.js";
+import type { AbortLike } from "../jsonrpc/lazy-abort.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { InputRequests, InputResponses } from "../protocol/types/input.js";
 import { type ClientRequests, inputFailed, type MessageSender } from "./client-requests.js";
@@ -24,7 +25,7 @@ export interface LegacyRounds {
   /** Where this request's server-to-client requests go; `undefined` when it has no channel for them. */
   send: MessageSender | undefined;
   /** Fires when the request is cancelled or its session ends. */
-  signal: AbortSignal | undefined;
+  signal: AbortLike | undefined;
   maxRounds: number;
 }
 

@@ -1,5 +1,6 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError } from "../jsonrpc/errors.js";
+import type { AbortLike, LazyAbort } from "../jsonrpc/lazy-abort.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/message.js";
 import { isObject } from "../jsonrpc/message.js";
 import { LEGACY_CLIENT_METHODS } from "../protocol/methods.js";
@@ -8,7 +9,7 @@ import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../protocol/types/common.js";
 import { LEGACY_VERSION } from "../protocol/versions.js";
 import { ClientRequests, type MessageSender } from "./client-requests.js";
-import { levelAllows, type NotificationSink, notificationSenders, type RequestContext } from "./context.js";
+import { levelAllows, type NotificationSink, type RequestContext, requestContext } from "./context.js";
 import { invalidParams, methodNotFound } from "./errors.js";
 import type { RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
@@ -19,7 +20,7 @@ import type { ServerRuntime } from "./runtime.js";
 /** What the transport knows about one request of a 2025-11-25 session. */
 export interface LegacyRequestEnv {
   identity?: unknown;
-  signal?: AbortSignal;
+  signal?: AbortLike;
   /** Where this request's progress and log notifications go (default: the session's sink). */
   notify?: NotificationSink;
   /**
@@ -136,8 +137,7 @@ export class LegacySession {
     return runLegacyRounds({
       round: (input) =>
         executor.run(
-          (signal) =>
-            invokeHandler(config, request.method, params, this.context(request, env, signal, input)),
+          (abort) => invokeHandler(config, request.method, params, this.context(request, env, abort, input)),
           env.signal,
         ),
       capabilities: this.clientCapabilities,
@@ -195,28 +195,25 @@ export class LegacySession {
   private context(
     request: JsonRpcRequest,
     env: LegacyRequestEnv,
-    signal: AbortSignal,
+    abort: LazyAbort,
     input: RoundInput,
   ): RequestContext {
     const meta = isObject(request.params?._meta) ? request.params._meta : {};
-    return {
-      era: LEGACY_VERSION,
-      method: request.method,
-      requestId: request.id,
-      identity: env.identity,
-      signal,
-      meta,
-      clientCapabilities: this.clientCapabilities,
-      clientInfo: this.clientInfo,
-      inputResponses: input.inputResponses,
-      requestState: input.requestState,
-      ...notificationSenders(
-        meta.progressToken,
-        (level) => this.logLevel === undefined || levelAllows(this.logLevel, level),
-        env.notify ?? this.notify,
-        signal,
-      ),
-    };
+    return requestContext(
+      {
+        era: LEGACY_VERSION,
+        request,
+        identity: env.identity,
+        meta,
+        clientCapabilities: this.clientCapabilities,
+        clientInfo: this.clientInfo,
+        input,
+      },
+      abort,
+      meta.progressToken,
+      (level) => this.logLevel === undefined || levelAllows(this.logLevel, level),
+      env.notify ?? this.notify,
+    );
   }
 }
 

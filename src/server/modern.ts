@@ -1,3 +1,4 @@
+import type { AbortLike, LazyAbort } from "../jsonrpc/lazy-abort.js";
 import type { JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/message.js";
 import { isObject } from "../jsonrpc/message.js";
 import { MODERN_CLIENT_METHODS, REMOVED_IN_MODERN } from "../protocol/methods.js";
@@ -5,7 +6,7 @@ import { projectResult } from "../protocol/projection.js";
 import { parseRequestMeta, type RequestMeta } from "../protocol/request-meta.js";
 import type { LoggingLevel } from "../protocol/types/common.js";
 import { MODERN_VERSION, SUPPORTED_VERSIONS } from "../protocol/versions.js";
-import { levelAllows, type NotificationSink, notificationSenders, type RequestContext } from "./context.js";
+import { levelAllows, type NotificationSink, type RequestContext, requestContext } from "./context.js";
 import { methodNotFound } from "./errors.js";
 import { isInputRequired, type RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
@@ -19,7 +20,7 @@ export interface ModernRequestEnv {
   /** The authenticated principal, from the transport. */
   identity?: unknown;
   /** Fires when the client cancels (stdio `notifications/cancelled`, HTTP stream closed). */
-  signal?: AbortSignal;
+  signal?: AbortLike;
   /** Where progress and log notifications of this request go. */
   notify: NotificationSink;
 }
@@ -57,10 +58,14 @@ export async function serveModern(
       result = discoverResult(config);
     } else if (HANDLER_METHODS.has(request.method)) {
       const round = { method: request.method, params, identity: env.identity };
-      const input = await readModernInput(sealer, round);
+      // A first call carries no retry fields: nothing to read, and no hop to read it.
+      const input =
+        params.inputResponses === undefined && params.requestState === undefined
+          ? NO_INPUT
+          : await readModernInput(sealer, round);
       const answer = await executor.run(
-        (signal) =>
-          invokeHandler(config, request.method, params, modernContext(request, meta, env, signal, input)),
+        (abort) =>
+          invokeHandler(config, request.method, params, modernContext(request, meta, env, abort, input)),
         env.signal,
       );
       result = isInputRequired(answer)
@@ -94,30 +99,31 @@ function modernContext(
   request: JsonRpcRequest,
   meta: RequestMeta,
   env: ModernRequestEnv,
-  signal: AbortSignal,
+  abort: LazyAbort,
   input: RoundInput,
 ): RequestContext {
   const minimum: LoggingLevel | undefined = meta.logLevel;
-  return {
-    era: MODERN_VERSION,
-    method: request.method,
-    requestId: request.id,
-    identity: env.identity,
-    signal,
-    meta: meta.raw,
-    clientCapabilities: meta.clientCapabilities,
-    clientInfo: meta.clientInfo,
-    inputResponses: input.inputResponses,
-    requestState: input.requestState,
+  return requestContext(
+    {
+      era: MODERN_VERSION,
+      request,
+      identity: env.identity,
+      meta: meta.raw,
+      clientCapabilities: meta.clientCapabilities,
+      clientInfo: meta.clientInfo,
+      input,
+    },
+    abort,
+    meta.progressToken,
     // 2026-07-28: no logLevel in the request's meta means no log messages for it.
-    ...notificationSenders(
-      meta.progressToken,
-      (level) => minimum !== undefined && levelAllows(minimum, level),
-      env.notify,
-      signal,
-    ),
-  };
+    minimum === undefined ? noLogs : (level) => levelAllows(minimum, level),
+    env.notify,
+  );
 }
+
+const noLogs = (): boolean => false;
+
+const NO_INPUT: RoundInput = Object.freeze({ inputResponses: undefined, requestState: undefined });
 
 /** True when a request carries 2026-07-28 metadata (its `_meta` names a protocol version). */
 export function hasModernMeta(request: JsonRpcRequest): boolean {

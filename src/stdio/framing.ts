@@ -40,15 +40,17 @@ export class FrameDecoder {
       if (newline < 0) break;
       const length = this.pendingBytes + (newline - start);
       if (length > this.limits.maxFrameBytes) throw tooLarge("maxFrameBytes", this.limits.maxFrameBytes);
-      const head = chunk.subarray(start, newline);
-      const frame =
-        this.pendingBytes === 0
-          ? head
-          : Buffer.concat([...this.pending, head], this.pendingBytes + head.length);
-      this.pending = [];
-      this.pendingBytes = 0;
+      if (this.pendingBytes === 0) {
+        // The whole frame is in this chunk: decoded from it in place, no copy.
+        this.emit(chunk, start, newline);
+      } else {
+        const head = chunk.subarray(start, newline);
+        const frame = Buffer.concat([...this.pending, head], this.pendingBytes + head.length);
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.emit(frame, 0, frame.length);
+      }
       start = newline + 1;
-      this.emit(frame);
     }
     const rest = chunk.length - start;
     if (rest === 0) return;
@@ -63,20 +65,20 @@ export class FrameDecoder {
     this.pendingBytes += rest;
   }
 
-  private emit(frame: Buffer): void {
-    let end = frame.length;
-    if (end > 0 && frame[end - 1] === CARRIAGE_RETURN) end--;
-    if (end === 0) return;
+  private emit(bytes: Buffer, start: number, stop: number): void {
+    let end = stop;
+    if (end > start && bytes[end - 1] === CARRIAGE_RETURN) end--;
+    if (end === start) return;
     let blank = true;
-    for (let i = 0; i < end; i++) {
-      const byte = frame[i];
+    for (let i = start; i < end; i++) {
+      const byte = bytes[i];
       if (byte !== 0x20 && byte !== 0x09) {
         blank = false;
         break;
       }
     }
     if (blank) return;
-    this.onFrame(frame.toString("utf8", 0, end));
+    this.onFrame(bytes.toString("utf8", start, end));
   }
 }
 

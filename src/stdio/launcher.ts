@@ -159,7 +159,8 @@ class StdioProcess implements LaunchedStdio {
   private frames = 0;
   private batch: JsonRpcMessage[] = [];
   private violation: McpkitError | undefined;
-  private writeTail: Promise<void> = Promise.resolve();
+  /** While a write waits for `drain`, the writes after it wait behind it, in order; otherwise none waits. */
+  private backlog: Promise<void> | undefined;
   private readonly writeStop = new AbortController();
   private readonly decoder: FrameDecoder;
   private readonly stderr: StderrCapture | undefined;
@@ -224,9 +225,20 @@ class StdioProcess implements LaunchedStdio {
   async send(message: JsonRpcMessage): Promise<void> {
     if (!this.child || this.closing || this.sequence) throw this.notOpen();
     const frame = encodeFrame(message, this.launch.policy.maxOutboundFrameBytes);
-    const write = this.writeTail.then(() => this.write(frame));
-    this.writeTail = write.catch(() => {});
-    return write;
+    const backlog = this.backlog;
+    // Nothing waiting: written at once, without a hop.
+    const written = backlog === undefined ? this.write(frame) : backlog.then(() => this.write(frame));
+    if (written === undefined) return;
+    const tail: Promise<void> = written.then(
+      () => this.clearBacklog(tail),
+      () => this.clearBacklog(tail),
+    );
+    this.backlog = tail;
+    return written;
+  }
+
+  private clearBacklog(tail: Promise<void>): void {
+    if (this.backlog === tail) this.backlog = undefined;
   }
 
   close(): Promise<void> {
@@ -295,11 +307,12 @@ class StdioProcess implements LaunchedStdio {
     return failure;
   }
 
-  private async write(frame: string): Promise<void> {
+  /** Writes one frame; `undefined` when it is done, a promise when it waits for `drain`. */
+  private write(frame: string): Promise<void> | undefined {
     const stdin = this.child?.stdin;
-    if (!stdin || this.writeStop.signal.aborted) throw this.notOpen();
-    if (stdin.write(frame)) return;
-    await drained(stdin, this.writeStop.signal, () => this.notOpen());
+    if (!stdin || this.writeStop.signal.aborted) return Promise.reject(this.notOpen());
+    if (stdin.write(frame)) return undefined;
+    return drained(stdin, this.writeStop.signal, () => this.notOpen());
   }
 
   private receive(chunk: Buffer): void {

@@ -341,6 +341,35 @@ describe("StdioServerTransport: backpressure", () => {
     await transport.close();
   });
 
+  it("writes at once while nothing waits for drain, and again once a drain has come", async () => {
+    const callbacks: Array<() => void> = [];
+    const written: number[] = [];
+    const output = new Writable({
+      highWaterMark: 64,
+      write(chunk: Buffer, _encoding, callback) {
+        written.push(JSON.parse(chunk.toString("utf8")).id);
+        callbacks.push(() => callback());
+      },
+    });
+    const transport = new StdioServerTransport({ input: new PassThrough(), output });
+    await transport.start({ message() {}, close() {} });
+    const big = { jsonrpc: "2.0" as const, id: 1, result: { pad: "x".repeat(100) } };
+    const first = transport.send(big);
+    expect(written).toEqual([1]);
+    const second = transport.send({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(written).toEqual([1]);
+    callbacks.shift()?.();
+    await first;
+    await until(() => written.length === 2);
+    callbacks.shift()?.();
+    await second;
+    const third = transport.send({ jsonrpc: "2.0", id: 3, result: {} });
+    expect(written).toEqual([1, 2, 3]);
+    callbacks.shift()?.();
+    await third;
+    await transport.close();
+  });
+
   it("rejects a write waiting for drain when the transport closes", async () => {
     const output = new Writable({ highWaterMark: 1, write() {} });
     const transport = new StdioServerTransport({ input: new PassThrough(), output });

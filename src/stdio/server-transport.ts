@@ -77,8 +77,8 @@ export class StdioServerTransport implements Transport {
   private readonly decoder: FrameDecoder;
   private handlers: TransportHandlers | undefined;
   private state: State = "new";
-  /** Writes in order: each waits for the one before it. */
-  private writes: Promise<void> = Promise.resolve();
+  /** While a write waits for `drain`, the writes after it wait behind it, in order; otherwise none waits. */
+  private backlog: Promise<void> | undefined;
   private drainWaiter: DrainWaiter | undefined;
   private drainTimer: ReturnType<typeof setTimeout> | undefined;
   /** Requests received and not yet answered (by id; a count, for duplicate ids). */
@@ -130,14 +130,17 @@ export class StdioServerTransport implements Transport {
     } catch (error) {
       if (isResponse(message) && message.id !== undefined) {
         // The peer still gets an answer for that id, so it does not wait for one that never comes.
-        void this.enqueue(unsendableResponse(message.id, error, this.policy.maxOutboundFrameBytes))
+        void Promise.resolve(
+          this.enqueue(unsendableResponse(message.id, error, this.policy.maxOutboundFrameBytes)),
+        )
           .catch(() => {})
           .finally(() => this.answered(message));
       }
       throw error;
     }
     try {
-      await this.enqueue(frame);
+      const pending = this.enqueue(frame);
+      if (pending !== undefined) await pending;
     } finally {
       this.answered(message);
     }
@@ -201,7 +204,7 @@ export class StdioServerTransport implements Transport {
       const reply =
         error instanceof JsonRpcError ? error : new JsonRpcError(ErrorCode.ParseError, "Parse error");
       const response: JsonRpcErrorResponse = { jsonrpc: "2.0", error: reply.toJSON() };
-      void this.enqueue(`${JSON.stringify(response)}\n`).catch(() => {});
+      void this.enqueue(`${JSON.stringify(response)}\n`)?.catch(() => {});
       return;
     }
     this.track(message);
@@ -241,16 +244,38 @@ export class StdioServerTransport implements Transport {
     if (this.state === "draining" && this.unanswered.size === 0) this.finish({ kind: "remote" });
   }
 
-  /** Writes one frame after the frames before it; waits for `drain` when the output is full. */
-  private enqueue(frame: string): Promise<void> {
-    const written = this.writes.then(() => this.write(frame));
-    this.writes = written.catch(() => {});
+  /**
+   * Writes one frame after the frames before it; waits for `drain` when the output is full. With nothing
+   * waiting, the frame is written at once and `undefined` returned: no promise, no hop.
+   */
+  private enqueue(frame: string): Promise<void> | undefined {
+    const backlog = this.backlog;
+    if (backlog === undefined) {
+      const written = this.write(frame);
+      if (written !== undefined) this.holdBehind(written);
+      return written;
+    }
+    const written = backlog.then(() => this.write(frame));
+    this.holdBehind(written);
     return written;
   }
 
-  private write(frame: string): Promise<void> {
+  /** Makes the writes that follow wait for `written`; the backlog clears once the last of them is done. */
+  private holdBehind(written: Promise<void>): void {
+    const tail: Promise<void> = written.then(
+      () => this.clearBacklog(tail),
+      () => this.clearBacklog(tail),
+    );
+    this.backlog = tail;
+  }
+
+  private clearBacklog(tail: Promise<void>): void {
+    if (this.backlog === tail) this.backlog = undefined;
+  }
+
+  private write(frame: string): Promise<void> | undefined {
     if (this.state === "closed") return Promise.reject(closedError());
-    if (this.output.write(frame)) return Promise.resolve();
+    if (this.output.write(frame)) return undefined;
     // Backpressure: read nothing more until the peer has taken what we wrote.
     if (this.state === "open") this.input.pause();
     return new Promise((resolve, reject) => {

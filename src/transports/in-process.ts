@@ -1,5 +1,6 @@
 import { McpkitError } from "../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../jsonrpc/message.js";
+import { jsonCopy } from "./json-copy.js";
 import type { MessageInfo, Transport, TransportCloseReason, TransportHandlers } from "./transport.js";
 
 /** Options for {@link createInProcessPair}. */
@@ -36,7 +37,7 @@ class InProcessTransport implements Transport {
     if (this.closed) throw new McpkitError("CLOSED", "transport is closed");
     const peer = this.peer;
     if (!peer) throw new McpkitError("CLOSED", "transport has no peer");
-    const copy = this.clone ? (JSON.parse(JSON.stringify(message)) as JsonRpcMessage) : message;
+    const copy = this.clone ? jsonCopy(message) : message;
     // Delivery is asynchronous, as on any real channel: a send never re-enters the sender's stack.
     queueMicrotask(() => peer.deliver(copy));
   }

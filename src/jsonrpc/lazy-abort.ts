@@ -1,0 +1,88 @@
+type Listener = () => void;
+
+/**
+ * An abort that makes its `AbortSignal` only when someone reads `signal`. `AbortController` and its signal are
+ * costly to create and to listen to; most operations end without ever aborting, and most handlers never look
+ * at their signal. It reads like an `AbortSignal` (`aborted`, `reason`, `addEventListener("abort", ...)`), so
+ * code that only needs those can take either. Listeners run in the order they were added, after the signal
+ * (if one was made) has fired.
+ */
+export class LazyAbort {
+  private controller: AbortController | undefined;
+  private listeners: Listener[] | undefined;
+  private isAborted = false;
+  private abortReason: unknown;
+
+  /** True once aborted. */
+  get aborted(): boolean {
+    return this.isAborted;
+  }
+
+  /** The abort reason; `undefined` before. */
+  get reason(): unknown {
+    return this.abortReason;
+  }
+
+  /** A real `AbortSignal` that fires with this abort, made on first use (already aborted if this is). */
+  get signal(): AbortSignal {
+    let controller = this.controller;
+    if (controller === undefined) {
+      controller = new AbortController();
+      this.controller = controller;
+      if (this.isAborted) controller.abort(this.abortReason);
+    }
+    return controller.signal;
+  }
+
+  /** Aborts with `reason` (no effect once aborted): the signal fires, then the listeners run once. */
+  abort(reason: unknown): void {
+    if (this.isAborted) return;
+    this.isAborted = true;
+    this.abortReason = reason;
+    this.controller?.abort(reason);
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    if (listeners === undefined) return;
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (error) {
+        // As an event listener's throw would be: reported, without keeping the others from running.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  }
+
+  /** Throws the reason once aborted. */
+  throwIfAborted(): void {
+    if (this.isAborted) throw this.abortReason;
+  }
+
+  /** Runs `listener` once on abort; nothing if already aborted or already added. */
+  addEventListener(_type: "abort", listener: Listener, _options?: { once?: boolean }): void {
+    if (this.isAborted) return;
+    const listeners = this.listeners;
+    if (listeners === undefined) this.listeners = [listener];
+    else if (!listeners.includes(listener)) listeners.push(listener);
+  }
+
+  /** Removes a listener added with `addEventListener`. */
+  removeEventListener(_type: "abort", listener: Listener): void {
+    const listeners = this.listeners;
+    if (listeners === undefined) return;
+    const at = listeners.indexOf(listener);
+    if (at === -1) return;
+    if (listeners.length === 1) this.listeners = undefined;
+    else listeners.splice(at, 1);
+  }
+}
+
+/** What reads like an `AbortSignal` for abort state and `abort` listeners: an `AbortSignal` or a {@link LazyAbort}. */
+export interface AbortLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}

@@ -1,0 +1,111 @@
+/** One pending timeout of a {@link TimerQueue}; pass it to `cancel`. */
+export interface QueuedTimeout {
+  readonly due: number;
+  /** @internal */ fire: (() => void) | undefined;
+  /** @internal */ prev: QueuedTimeout | undefined;
+  /** @internal */ next: QueuedTimeout | undefined;
+}
+
+type Timer = ReturnType<typeof setTimeout>;
+
+// setTimeout fires at once for delays above 2^31 - 1 ms; a longer wait is armed in steps.
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Node's timers can be unref'd; elsewhere a timer never keeps a process alive, so there is nothing to do. */
+function setRef(timer: Timer, ref: boolean): void {
+  const handle = timer as unknown as { ref?: () => void; unref?: () => void };
+  if (ref) handle.ref?.();
+  else handle.unref?.();
+}
+
+/**
+ * Timeouts that all share one delay, on one timer. Because every entry waits the same time, they expire in the
+ * order they were added: a linked FIFO whose head is the next to fire, with O(1) add and cancel. The one
+ * timer is armed for the head; a cancelled head leaves it armed (it re-arms for the new head when it fires),
+ * so back-to-back operations do not create and clear a timer each. While the queue is empty the timer does not
+ * keep the process alive.
+ */
+export class TimerQueue {
+  private head: QueuedTimeout | undefined;
+  private tail: QueuedTimeout | undefined;
+  private timer: Timer | undefined;
+  private refed = false;
+
+  constructor(readonly delayMs: number) {}
+
+  /** Calls `fire` once `delayMs` have passed, unless cancelled first. */
+  add(fire: () => void): QueuedTimeout {
+    const entry: QueuedTimeout = {
+      due: performance.now() + this.delayMs,
+      fire,
+      prev: this.tail,
+      next: undefined,
+    };
+    if (this.tail) this.tail.next = entry;
+    else this.head = entry;
+    this.tail = entry;
+    if (this.timer === undefined) this.arm(this.delayMs);
+    else if (!this.refed) {
+      this.refed = true;
+      setRef(this.timer, true);
+    }
+    return entry;
+  }
+
+  /** Cancels an entry (no effect once it fired or was cancelled). */
+  cancel(entry: QueuedTimeout): void {
+    if (entry.fire === undefined) return;
+    entry.fire = undefined;
+    this.unlink(entry);
+    if (this.head === undefined && this.timer !== undefined && this.refed) {
+      this.refed = false;
+      setRef(this.timer, false);
+    }
+  }
+
+  /** Entries waiting. */
+  get size(): number {
+    let count = 0;
+    for (let entry = this.head; entry; entry = entry.next) count++;
+    return count;
+  }
+
+  private unlink(entry: QueuedTimeout): void {
+    const { prev, next } = entry;
+    if (prev) prev.next = next;
+    else this.head = next;
+    if (next) next.prev = prev;
+    else this.tail = prev;
+    entry.prev = undefined;
+    entry.next = undefined;
+  }
+
+  private arm(delay: number): void {
+    this.refed = true;
+    this.timer = setTimeout(() => this.expire(), Math.min(delay, MAX_TIMER_MS));
+  }
+
+  private expire(): void {
+    this.timer = undefined;
+    const now = performance.now();
+    let entry = this.head;
+    while (entry !== undefined && entry.due <= now) {
+      const fire = entry.fire;
+      entry.fire = undefined;
+      this.unlink(entry);
+      try {
+        fire?.();
+      } catch (error) {
+        // As a throwing timer callback would be: reported, without stranding the entries behind it.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+      entry = this.head;
+    }
+    // A callback may have added entries and armed the timer already.
+    if (this.head !== undefined && this.timer === undefined) {
+      this.arm(Math.max(1, Math.ceil(this.head.due - now)));
+    }
+  }
+}

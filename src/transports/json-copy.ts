@@ -1,0 +1,91 @@
+// Past this depth the copy hands over to the JSON round trip, which then reports a cycle as it always has.
+const MAX_FAST_DEPTH = 64;
+
+/** Thrown inside the fast copy when only the JSON round trip of the whole value can tell what to do. */
+const ROUND_TRIP = Symbol("round trip");
+/** What a member copies to when JSON leaves it out (`null` in an array). */
+const OMIT = Symbol("omit");
+
+/**
+ * A deep copy of a value as `JSON.parse(JSON.stringify(value))` would make it, without the text in between.
+ * Plain objects, arrays, strings, booleans, `null` and numbers are copied directly: `undefined` members are
+ * dropped (`null` in arrays), non-finite numbers become `null` and `-0` becomes `0`. Anything else (a
+ * `toJSON`, a class instance, a function, a symbol, a BigInt) goes through the JSON round trip of the member
+ * that holds it, under its own key, so `toJSON(key)` sees what it would; a structure deeper than the fast path
+ * goes through the round trip as a whole, so a cycle throws as `JSON.stringify` throws.
+ */
+export function jsonCopy<T>(value: T): T {
+  try {
+    const copied = copyValue(value, "", 0);
+    if (copied !== OMIT) return copied as T;
+  } catch (error) {
+    if (error !== ROUND_TRIP) throw error;
+  }
+  return JSON.parse(JSON.stringify(value) as string) as T;
+}
+
+function copyValue(value: unknown, key: string, depth: number): unknown {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return Number.isFinite(value) ? (value === 0 ? 0 : value) : null;
+    case "undefined":
+      return OMIT;
+    case "object": {
+      if (value === null) return null;
+      if (depth >= MAX_FAST_DEPTH) throw ROUND_TRIP;
+      if (Array.isArray(value)) {
+        if (Object.getPrototypeOf(value) !== Array.prototype || "toJSON" in value) return viaJson(key, value);
+        return copyArray(value, depth + 1);
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if ((proto !== Object.prototype && proto !== null) || "toJSON" in value) return viaJson(key, value);
+      return copyObject(value as { [key: string]: unknown }, depth + 1);
+    }
+    default:
+      return viaJson(key, value);
+  }
+}
+
+function copyArray(array: readonly unknown[], depth: number): unknown[] {
+  const length = array.length;
+  const out: unknown[] = new Array(length);
+  for (let i = 0; i < length; i++) {
+    const item = array[i];
+    if (typeof item === "string") out[i] = item;
+    else {
+      const copied = copyValue(item, String(i), depth);
+      out[i] = copied === OMIT ? null : copied;
+    }
+  }
+  return out;
+}
+
+function copyObject(object: { [key: string]: unknown }, depth: number): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = {};
+  const keys = Object.keys(object);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const item = object[key];
+    const copied = typeof item === "string" ? item : copyValue(item, key, depth);
+    if (copied === OMIT) continue;
+    // JSON.parse makes "__proto__" an own member; an assignment would set the prototype instead.
+    if (key === "__proto__") {
+      Object.defineProperty(out, key, {
+        value: copied,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else out[key] = copied;
+  }
+  return out;
+}
+
+/** The round trip of one member, under its key; {@link OMIT} when JSON leaves it out. */
+function viaJson(key: string, value: unknown): unknown {
+  const parsed = JSON.parse(JSON.stringify({ [key]: value })) as { [key: string]: unknown };
+  return Object.hasOwn(parsed, key) ? parsed[key] : OMIT;
+}
