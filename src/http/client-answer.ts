@@ -7,7 +7,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from "../jsonrpc/message.js";
-import type { OpenResponse } from "./client-fetch.js";
+import type { OpenResponse } from "./client-requester.js";
 import { SseParser } from "./sse-parser.js";
 
 /** Where the messages of a response body that are not the awaited answer go. */
