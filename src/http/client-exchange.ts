@@ -31,12 +31,17 @@ export interface HttpClientResponse {
   header(name: string): string | undefined;
   /**
    * Delivers the body, chunk by chunk in order, to `onChunk`; resolves when it ended, rejects when it failed or
-   * the exchange was aborted. When `onChunk` throws, reading stops, the body is cancelled and the promise
-   * rejects. A stack that content-decodes the body passes decoded chunks to `onChunk` and, when it can, reports
-   * the bytes as they came off the wire to `onWire` (which may throw as `onChunk` may). Called at most once.
+   * the exchange was aborted. When `onChunk` returns `false` the reader has what it needs: delivery stops, the
+   * promise resolves, and the rest of the body is released as by `discard()`. When `onChunk` throws, reading
+   * stops, the body is cancelled and the promise rejects. A stack that content-decodes the body passes decoded
+   * chunks to `onChunk` and, when it can, reports the bytes as they came off the wire to `onWire` (which may
+   * throw as `onChunk` may). Called at most once.
    */
-  pipe(onChunk: (chunk: Uint8Array) => void, onWire?: (bytes: number) => void): Promise<void>;
-  /** The body is not wanted: release it (keeping the connection for reuse when that is cheap and safe). */
+  pipe(onChunk: (chunk: Uint8Array) => boolean, onWire?: (bytes: number) => void): Promise<void>;
+  /**
+   * The body (or its rest) is not wanted: release it, keeping the connection for reuse when the rest is small and
+   * arrives promptly, closing it otherwise.
+   */
   discard(): void;
 }
 

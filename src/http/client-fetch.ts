@@ -46,7 +46,7 @@ class FetchResponse implements HttpClientResponse {
     return this.response.headers.get(name) ?? undefined;
   }
 
-  async pipe(onChunk: (chunk: Uint8Array) => void): Promise<void> {
+  async pipe(onChunk: (chunk: Uint8Array) => boolean): Promise<void> {
     const body = this.response.body;
     if (body === null) return;
     const reader = body.getReader();
@@ -54,7 +54,10 @@ class FetchResponse implements HttpClientResponse {
       for (;;) {
         const step = await reader.read();
         if (step.done) return;
-        onChunk(step.value);
+        if (!onChunk(step.value)) {
+          void reader.cancel().catch(() => {});
+          return;
+        }
       }
     } catch (error) {
       void reader.cancel().catch(() => {});

@@ -345,12 +345,12 @@ export class OpenResponse {
   }
 
   /**
-   * Reads the body, calling `onChunk` per chunk as it arrives. `whole` bounds the total: the body of a JSON
-   * answer or a POST stream (`maxResponseBytes` on the bytes as they arrive, `maxDecodedResponseBytes` after
-   * any content decoding); a GET stream passes `false` (its events are bounded one by one). Settles when the
-   * body ends.
+   * Reads the body, calling `onChunk` per chunk as it arrives; `onChunk` returns `false` once it has what it
+   * needs (the rest is released). `whole` bounds the total: the body of a JSON answer or a POST stream
+   * (`maxResponseBytes` on the bytes as they arrive, `maxDecodedResponseBytes` after any content decoding); a
+   * GET stream passes `false` (its events are bounded one by one). Settles when the body ends.
    */
-  async read(onChunk: (chunk: Uint8Array) => void, whole: boolean): Promise<void> {
+  async read(onChunk: (chunk: Uint8Array) => boolean, whole: boolean): Promise<void> {
     const control = this.control;
     try {
       const encoded = (this.header("content-encoding") ?? "identity").toLowerCase() !== "identity";
@@ -372,7 +372,7 @@ export class OpenResponse {
           control.progressed();
           total += chunk.byteLength;
           if (whole && total > limit) throw tooLarge(reason, limit);
-          onChunk(chunk);
+          return onChunk(chunk);
         } catch (error) {
           stopped ??= { error };
           throw error;
@@ -411,6 +411,7 @@ export class OpenResponse {
       if (first === undefined) first = chunk;
       else if (chunks === undefined) chunks = [first, chunk];
       else chunks.push(chunk);
+      return true;
     }, true);
     if (chunks === undefined) return first ?? new Uint8Array(0);
     const out = new Uint8Array(size);

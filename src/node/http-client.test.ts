@@ -139,6 +139,29 @@ describe("nodeHttp", () => {
     await until(() => peer.open === 0);
   });
 
+  it("keeps the connection of an SSE answer whose stream ends after it; closes one that goes on", async () => {
+    let endAfterAnswer = true;
+    const peer = await modernPeer((body, res) => {
+      const send = sse(res);
+      send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "x" } });
+      setTimeout(() => {
+        send(modern.text(body.id, "done"));
+        if (endAfterAnswer) res.end();
+        else setTimeout(() => res.write(": more\n\n"), 10);
+      }, 5);
+    });
+    const client = nodeClient(peer.url);
+    await client.connect();
+    for (let i = 0; i < 5; i++)
+      expect(await client.callTool("x", {})).toMatchObject({ content: [{ text: "done" }] });
+    expect(peer.connections).toBe(1);
+    endAfterAnswer = false;
+    expect(await client.callTool("x", {})).toMatchObject({ content: [{ text: "done" }] });
+    await until(() => peer.open === 0);
+    expect(await client.callTool("x", {})).toMatchObject({ content: [{ text: "done" }] });
+    expect(peer.connections).toBe(2);
+  });
+
   it("counts an encoded body's wire bytes against maxResponseBytes, as they arrive", async () => {
     // Incompressible text: the gzip body is larger than the limit, and has no Content-Length.
     const noise = Array.from({ length: 600 }, () => Math.random().toString(36).slice(2)).join("");

@@ -25,6 +25,10 @@ export interface NodeHttpOptions {
   ca?: string | Buffer | Array<string | Buffer>;
 }
 
+/** The most of an unwanted body's rest drained to keep its connection, and for how long. */
+const DRAIN_BYTES = 65_536;
+const DRAIN_MS = 1_000;
+
 /** The request option that carries the connect timeout down to the agent's `createConnection`. */
 const CONNECT_TIMEOUT = "mcpkitConnectTimeoutMs";
 type TimedArgs = ClientRequestArgs & { [CONNECT_TIMEOUT]?: number };
@@ -224,7 +228,7 @@ class NodeResponse implements HttpClientResponse {
     return Array.isArray(value) ? value.join(", ") : value;
   }
 
-  pipe(onChunk: (chunk: Uint8Array) => void, onWire?: (bytes: number) => void): Promise<void> {
+  pipe(onChunk: (chunk: Uint8Array) => boolean, onWire?: (bytes: number) => void): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (this.failed) {
         reject(this.failed.error);
@@ -243,10 +247,17 @@ class NodeResponse implements HttpClientResponse {
       };
       const take = (chunk: Uint8Array) => {
         if (this.done) return;
+        let more: boolean;
         try {
-          onChunk(chunk);
+          more = onChunk(chunk);
         } catch (error) {
           this.stop(error);
+          return;
+        }
+        if (!more) {
+          this.done = true;
+          this.release();
+          resolve();
         }
       };
       const coding = (this.header("content-encoding") ?? "identity").trim().toLowerCase();
@@ -307,20 +318,43 @@ class NodeResponse implements HttpClientResponse {
     this.rejectPipe?.(error);
   }
 
-  /** The reader stopped (limit, answer found): the body is released and the pipe rejects with `error`. */
+  /** The reader failed (a limit, a malformed body): the request is cut and the pipe rejects with `error`. */
   private stop(error: unknown): void {
     if (this.done) return;
     this.done = true;
     this.failed = { error };
     this.decoder?.destroy();
-    this.release();
+    if (this.res.complete && this.decoder === undefined) this.res.resume();
+    else this.exchange.destroy();
     this.rejectPipe?.(error);
   }
 
-  /** A body that fully arrived is drained, so the connection goes back to the pool; any other is cut. */
+  /**
+   * The rest of the body is not wanted. A server ends a stream right after its answer, so the rest is drained
+   * (at most {@link DRAIN_BYTES}, within {@link DRAIN_MS}) and the connection goes back to the pool; past
+   * either bound it is closed.
+   */
   private release(): void {
-    if (this.res.complete && this.decoder === undefined) this.res.resume();
-    else this.exchange.destroy();
+    const res = this.res;
+    if (this.decoder !== undefined) {
+      this.decoder.destroy();
+      this.exchange.destroy();
+      return;
+    }
+    if (!res.complete) {
+      let left = DRAIN_BYTES;
+      const cut = () => {
+        clearTimeout(timer);
+        this.exchange.destroy();
+      };
+      const timer = setTimeout(cut, DRAIN_MS).unref();
+      res.on("data", (chunk: Buffer) => {
+        left -= chunk.byteLength;
+        if (left < 0) cut();
+      });
+      res.once("close", () => clearTimeout(timer));
+    }
+    res.resume();
   }
 }
 
