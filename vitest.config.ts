@@ -15,9 +15,20 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 20_000,
     pool: "forks",
+    projects: [
+      { extends: true, test: { name: "all", include: ["src/**/*.test.ts", "test/**/*.test.ts"] } },
+      {
+        // The HTTP client tests again, on the node:http stack (nodeHttp()) instead of fetch.
+        extends: true,
+        test: {
+          name: "http-client-node",
+          include: ["test/http-client/**/*.test.ts"],
+          env: { MCPKIT_TEST_HTTP: "node" },
+        },
+      },
+    ],
     // CI also writes a JSON report, from which .ci/run prints the plain "N passed, N failed" line.
     reporters: process.env.CI ? ["default", ["json", { outputFile: ".vitest-report.json" }]] : ["default"],
   },

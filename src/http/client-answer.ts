@@ -7,7 +7,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from "../jsonrpc/message.js";
-import type { OpenResponse } from "./client-fetch.js";
+import type { OpenResponse } from "./client-requester.js";
 import { SseParser } from "./sse-parser.js";
 
 /** Where the messages of a response body that are not the awaited answer go. */
@@ -22,7 +22,7 @@ export interface StreamOutcome {
   retryMs: number | undefined;
 }
 
-/** Thrown inside a read to stop it once the answer is in hand. */
+/** Thrown inside the parser to stop it once the answer is in hand. */
 class Answered {
   constructor(readonly answer: JsonRpcResponse) {}
 }
@@ -113,14 +113,19 @@ export async function readStreamAnswer(
       retryMs = ms;
     },
   });
-  try {
-    await response.read((chunk) => parser.push(chunk), whole);
-  } catch (error) {
-    if (error instanceof Answered) return { answer: error.answer, lastEventId: parser.lastEventId, retryMs };
-    throw error;
-  }
-  parser.end();
-  return { answer: undefined, lastEventId: parser.lastEventId, retryMs };
+  let answer: JsonRpcResponse | undefined;
+  await response.read((chunk) => {
+    try {
+      parser.push(chunk);
+      return true;
+    } catch (error) {
+      if (!(error instanceof Answered)) throw error;
+      answer = error.answer;
+      return false;
+    }
+  }, whole);
+  if (answer === undefined) parser.end();
+  return { answer, lastEventId: parser.lastEventId, retryMs };
 }
 
 /** An answer that breaks the protocol. */

@@ -4,7 +4,7 @@ import { type RevisionTraits, revisionTraits } from "../protocol/revisions.js";
 import { McpHeader } from "../protocol/routing-headers.js";
 import type { TransportLogger } from "../transports/transport.js";
 import { type Route, readStreamAnswer } from "./client-answer.js";
-import type { HttpRequester, OpenResponse } from "./client-fetch.js";
+import type { HttpRequester, OpenResponse } from "./client-requester.js";
 
 /** The longest `retry:` delay honoured before reconnecting a stream (a server may ask for less, never more). */
 export const MAX_RETRY_DELAY_MS = 30_000;
@@ -95,12 +95,12 @@ export class LegacySession {
     requestId: string | number,
     lastEventId: string,
     retryMs: number | undefined,
-    signal: AbortSignal,
+    signal: AbortSignal | undefined,
   ): Promise<JsonRpcMessage> {
     let from = lastEventId;
     let delay = retryMs;
     for (let attempt = 1; attempt <= MAX_RESUMPTIONS; attempt++) {
-      await sleep(retryDelay(delay), signal);
+      await sleep(retryDelay(delay), signal, this.requester.closing);
       const response = await this.requester.open({
         method: "GET",
         kind: "answer",
@@ -145,6 +145,7 @@ export class LegacySession {
         method: "DELETE",
         kind: "prompt",
         headers: this.headersFor(id),
+        final: true,
       });
       response.discard();
       if (response.status === 405)
@@ -224,19 +225,25 @@ export function retryDelay(retryMs: number | undefined): number {
   return Math.min(Math.max(0, retryMs), MAX_RETRY_DELAY_MS);
 }
 
-/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+/** Waits `ms`, or rejects with the reason of the first signal that aborts first. */
+export function sleep(ms: number, ...signals: Array<AbortSignal | undefined>): Promise<void> {
+  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+  const aborted = present.find((signal) => signal.aborted);
+  if (aborted) return Promise.reject(aborted.reason);
   return new Promise((resolve, reject) => {
+    const detach = () => {
+      for (const signal of present) signal.removeEventListener("abort", onAbort);
+    };
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal.reason);
+      detach();
+      reject(present.find((signal) => signal.aborted)?.reason);
     };
     const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
+      detach();
       resolve();
     }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
+    for (const signal of present) signal.addEventListener("abort", onAbort, { once: true });
   });
 }
 

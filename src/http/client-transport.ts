@@ -22,20 +22,16 @@ import type {
   TransportSendOptions,
 } from "../transports/transport.js";
 import { errorOf, readJsonAnswer, readStreamAnswer } from "./client-answer.js";
-import {
-  type AuthHook,
-  checkExtraHeaders,
-  type FetchLike,
-  type HeaderRecord,
-  HttpRequester,
-  type OpenResponse,
-} from "./client-fetch.js";
+import type { HeaderRecord, HttpClient } from "./client-exchange.js";
+import { type FetchLike, fetchHttpClient } from "./client-fetch.js";
+import { type AuthHook, checkExtraHeaders } from "./client-headers.js";
 import {
   checkEndpointUrl,
   type HttpClientPolicyInput,
   type HttpClientSecurityPolicy,
   httpClientPolicy,
 } from "./client-policy.js";
+import { HttpRequester, type OpenResponse } from "./client-requester.js";
 import { failureDetails, LegacySession } from "./client-session.js";
 import { ToolSchemaIndex } from "./tool-schema-index.js";
 
@@ -55,13 +51,18 @@ export interface StreamableHttpClientOptions {
   headers?: HeaderRecord;
   /** Supplies headers per request (e.g. a bearer token); its output is never logged or put in errors. */
   auth?: AuthHook;
-  /** The `fetch` to use (default: the platform's). */
+  /** The `fetch` to use (default: the platform's). Not with `http`. */
   fetch?: FetchLike;
+  /**
+   * The HTTP stack to use instead of `fetch`, e.g. `nodeHttp()` from `mcpkit/node` (the fast path on Node). It
+   * belongs to this transport: `close()` releases it.
+   */
+  http?: HttpClient;
   /** Where dropped tools and survived failures are reported (default: the client's logger, else `console`). */
   logger?: TransportLogger;
 }
 
-const KNOWN_KEYS = new Set(["url", "policy", "headers", "auth", "fetch", "logger"]);
+const KNOWN_KEYS = new Set(["url", "policy", "headers", "auth", "fetch", "http", "logger"]);
 
 const consoleLogger: TransportLogger = {
   warn: (message, details) => console.warn(`[mcpkit/http] ${message}`, details ?? ""),
@@ -127,8 +128,7 @@ export class StreamableHttpClientTransport implements Transport {
     const headers = checkExtraHeaders(options.headers, "headers");
     if (options.auth !== undefined && typeof options.auth !== "function")
       throw invalid("auth", "must be a function");
-    const fetchImpl = options.fetch ?? defaultFetch();
-    if (typeof fetchImpl !== "function") throw invalid("fetch", "must be a function (no global fetch found)");
+    const http = httpOf(options);
     if (
       options.logger !== undefined &&
       (!isObject(options.logger) || typeof options.logger.warn !== "function")
@@ -136,7 +136,7 @@ export class StreamableHttpClientTransport implements Transport {
       throw invalid("logger", "must have a warn(message, details) method");
     }
     this.ownLogger = options.logger;
-    this.requester = new HttpRequester(url, this.policy, fetchImpl, headers, options.auth);
+    this.requester = new HttpRequester(url, this.policy, http, headers, options.auth, this.closer.signal);
     this.tools = new ToolSchemaIndex(this.policy.maxToolSchemas);
     this.session = new LegacySession(
       this.requester,
@@ -168,9 +168,8 @@ export class StreamableHttpClientTransport implements Transport {
 
   async send(message: JsonRpcMessage, options: TransportSendOptions = {}): Promise<void> {
     if (this.closer.signal.aborted || !this.handlers) throw closedError();
-    const signal = options.signal
-      ? AbortSignal.any([options.signal, this.closer.signal])
-      : this.closer.signal;
+    // The transport's close() ends every request through the requester: no per-send signal is combined.
+    const signal = options.signal;
     const wire = this.wireOf(message);
     if (isRequest(message)) return this.sendRequest(message, wire, signal, options.toolInputSchema);
     if (wire.kind === "modern" && isNotification(message) && message.method === "notifications/cancelled") {
@@ -187,6 +186,7 @@ export class StreamableHttpClientTransport implements Transport {
       this.closer.abort(closedError());
       await this.session.stopListening();
       await this.session.end();
+      this.requester.shutdown();
       this.handlers?.close({ kind: "local" });
     })();
     return this.closing;
@@ -209,7 +209,7 @@ export class StreamableHttpClientTransport implements Transport {
   private async sendRequest(
     request: JsonRpcRequest,
     wire: Wire,
-    signal: AbortSignal,
+    signal: AbortSignal | undefined,
     toolInputSchema: TransportSendOptions["toolInputSchema"],
   ): Promise<void> {
     if (wire.kind === "initialize") this.session.initializeParams = request.params;
@@ -227,7 +227,7 @@ export class StreamableHttpClientTransport implements Transport {
   private async exchange(
     request: JsonRpcRequest,
     wire: Wire,
-    signal: AbortSignal,
+    signal: AbortSignal | undefined,
     toolInputSchema?: TransportSendOptions["toolInputSchema"],
   ): Promise<JsonRpcResponse> {
     const body = this.encode(request);
@@ -262,7 +262,7 @@ export class StreamableHttpClientTransport implements Transport {
     response: OpenResponse,
     request: JsonRpcRequest,
     wire: Wire,
-    signal: AbortSignal,
+    signal: AbortSignal | undefined,
   ): Promise<JsonRpcResponse> {
     const { status } = response;
     if (status === 401 || status === 403) {
@@ -337,7 +337,11 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** POSTs a notification or a response; any 2xx accepts it. */
-  private async postAccepted(message: JsonRpcMessage, wire: Wire, signal: AbortSignal): Promise<void> {
+  private async postAccepted(
+    message: JsonRpcMessage,
+    wire: Wire,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const method = "method" in message ? message.method : undefined;
     const headers = { ...this.postHeaders(message, wire, undefined), accept: ACCEPT_BOTH };
     const response = await this.requester.open({
@@ -414,7 +418,11 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** Re-lists the tools (at most {@link MAX_REFRESH_PAGES} pages) to learn their current annotations. */
-  private async refreshTools(call: JsonRpcRequest, wire: Wire, signal: AbortSignal): Promise<void> {
+  private async refreshTools(
+    call: JsonRpcRequest,
+    wire: Wire,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const meta = isObject(call.params?._meta) ? { ...call.params._meta } : {};
     delete meta.progressToken;
     let cursor: string | undefined;
@@ -441,7 +449,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** Runs `initialize` again for an expired session (once at a time), then `notifications/initialized`. */
-  private reinitialize(expired: string, signal: AbortSignal): Promise<void> {
+  private reinitialize(expired: string, signal: AbortSignal | undefined): Promise<void> {
     if (this.session.id !== expired) return Promise.resolve();
     this.reinitializing ??= (async () => {
       const version = this.session.version;
@@ -528,9 +536,22 @@ const ACCEPT_BOTH = "application/json, text/event-stream";
 /** The abort reason of an exchange whose answer arrived on another stream. */
 const ANSWERED_ELSEWHERE = Object.freeze({ answeredElsewhere: true });
 
-function defaultFetch(): FetchLike | undefined {
+/** The HTTP stack of the options: `http`, else `fetch`, else the platform's `fetch`. */
+function httpOf(options: StreamableHttpClientOptions): HttpClient {
+  if (options.http !== undefined) {
+    if (options.fetch !== undefined) throw invalid("http", "and fetch are exclusive: pass one");
+    if (!isObject(options.http) || typeof options.http.request !== "function") {
+      throw invalid("http", "must be an HttpClient (an object with a request(request) method)");
+    }
+    return options.http;
+  }
+  if (options.fetch !== undefined) {
+    if (typeof options.fetch !== "function") throw invalid("fetch", "must be a function");
+    return fetchHttpClient(options.fetch);
+  }
   const platform = (globalThis as { fetch?: FetchLike }).fetch;
-  return typeof platform === "function" ? (url, init) => platform(url, init) : undefined;
+  if (typeof platform !== "function") throw invalid("fetch", "must be a function (no global fetch found)");
+  return fetchHttpClient((url, init) => platform(url, init));
 }
 
 /** True for a `-32020` that names an `Mcp-Param-*` header (in `data.header`, or failing that in the message). */

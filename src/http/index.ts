@@ -1,8 +1,16 @@
 /**
  * Streamable HTTP for both protocol eras: a Web-standard `(Request) => Promise<Response>` server handler, and the
- * client transport on the platform's `fetch`.
+ * client transport on the platform's `fetch` or on any {@link HttpClient} (`nodeHttp()` from `mcpkit/node`).
  */
-export type { AuthHook, AuthRequest, FetchLike, HeaderRecord } from "./client-fetch.js";
+export type {
+  HeaderRecord,
+  HttpClient,
+  HttpClientExchange,
+  HttpClientRequest,
+  HttpClientResponse,
+} from "./client-exchange.js";
+export { type FetchLike, fetchHttpClient } from "./client-fetch.js";
+export type { AuthHook, AuthRequest } from "./client-headers.js";
 export {
   checkEndpointUrl,
   type EndpointUrlProblem,

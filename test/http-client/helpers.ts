@@ -1,7 +1,11 @@
 /**
  * Shared pieces of the HTTP client tests: an mcpkit client over {@link StreamableHttpClientTransport} whose every
  * JSON-RPC message is checked against the official schema of its era, a logger that records, a scripted
- * `node:http` peer on 127.0.0.1 that records what it was sent, and a `fetch` that records request headers.
+ * `node:http` peer on 127.0.0.1 that records what it was sent, and an HTTP stack that records request headers.
+ *
+ * Every test here runs on both HTTP stacks of the transport: `fetch` by default, and `nodeHttp()` when
+ * `MCPKIT_TEST_HTTP=node` (the `http-client-node` vitest project sets it). {@link stackOptions} gives the
+ * transport options of the stack in force.
  *
  * @example
  * const peer = await scripted((req, res) => json(res, 200, { jsonrpc: "2.0", id: req.body.id, result: {} }));
@@ -11,11 +15,13 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from "nod
 import type { AddressInfo } from "node:net";
 import { Client } from "../../src/client/client.js";
 import type { ClientOptions } from "../../src/client/types.js";
+import type { HttpClient } from "../../src/http/client-exchange.js";
 import {
   type StreamableHttpClientOptions,
   StreamableHttpClientTransport,
 } from "../../src/http/client-transport.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/message.js";
+import { nodeHttp } from "../../src/node/http-client.js";
 import { useCleanups } from "../support/interop-helpers.js";
 import { type WireRecord, wrapTransport } from "../support/validating-transport.js";
 import { type Era, WireValidator } from "../support/wire-schema.js";
@@ -66,6 +72,38 @@ export function recordingFetch(): { fetch: StreamableHttpClientOptions["fetch"] 
   };
 }
 
+/** The HTTP stack these tests run on. */
+export const HTTP_STACK: "fetch" | "node" = process.env.MCPKIT_TEST_HTTP === "node" ? "node" : "fetch";
+
+/** An {@link HttpClient} that records every request it sends, then sends it on `inner`. */
+export function recordingHttp(inner: HttpClient): { http: HttpClient; sent: SentRequest[] } {
+  const sent: SentRequest[] = [];
+  const http: HttpClient = {
+    request: (request) => {
+      const headers: { [name: string]: string } = {};
+      for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = value;
+      const body = request.body === undefined ? undefined : (JSON.parse(request.body) as JsonRpcMessage);
+      sent.push({ method: request.method, headers, body });
+      return inner.request(request);
+    },
+    close: () => inner.close?.(),
+  };
+  return { http, sent };
+}
+
+/** The transport options of the stack in force ({@link HTTP_STACK}), recording what is sent. */
+export function stackOptions(): {
+  options: Pick<StreamableHttpClientOptions, "fetch" | "http">;
+  sent: SentRequest[];
+} {
+  if (HTTP_STACK === "node") {
+    const { http, sent } = recordingHttp(nodeHttp());
+    return { options: { http }, sent };
+  }
+  const { fetch, sent } = recordingFetch();
+  return { options: { fetch }, sent };
+}
+
 /** What {@link httpClient} built. */
 export interface HttpClientKit {
   client: Client;
@@ -92,11 +130,11 @@ export function httpClient(
   } = {},
 ): HttpClientKit {
   const logger = recordingLogger();
-  const recorder = recordingFetch();
+  const recorder = stackOptions();
   const transport = new StreamableHttpClientTransport({
     url,
     logger,
-    fetch: recorder.fetch,
+    ...recorder.options,
     ...options.transport,
   });
   const validator = options.era ? new WireValidator(options.era) : WireValidator.auto();
@@ -128,6 +166,10 @@ export interface Received {
 export interface ScriptedPeer {
   url: string;
   received: Received[];
+  /** TCP connections accepted so far. */
+  connections: number;
+  /** Connections open now. */
+  open: number;
   close(): Promise<void>;
 }
 
@@ -159,12 +201,19 @@ export async function scripted(
   const peer: ScriptedPeer = {
     url: `http://127.0.0.1:${port}/mcp`,
     received,
+    connections: 0,
+    open: 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+  server.on("connection", (socket) => {
+    peer.connections++;
+    peer.open++;
+    socket.on("close", () => peer.open--);
+  });
   cleanup?.(() => peer.close());
   return peer;
 }

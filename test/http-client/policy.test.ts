@@ -12,6 +12,7 @@ import { McpkitError } from "../../src/jsonrpc/errors.js";
 import { rejection } from "../support/interop-helpers.js";
 import { useWireValidation } from "../support/validating-transport.js";
 import {
+  HTTP_STACK,
   httpClient,
   json,
   MODERN,
@@ -19,6 +20,7 @@ import {
   recordingLogger,
   scripted,
   sse,
+  stackOptions,
   useHttpCleanups,
 } from "./helpers.js";
 
@@ -119,6 +121,14 @@ describe("the policy object", () => {
 });
 
 describe("responses", () => {
+  it("go through the HTTP stack under test (fetch sends a user-agent, node:http none)", async () => {
+    const peer = await modernPeer((body, res) => json(res, 200, modern.text(body.id, "ok")));
+    const { client } = httpClient(peer.url, { era: MODERN, cleanup });
+    await client.connect();
+    const agent = peer.received[0]?.headers["user-agent"];
+    expect(agent === undefined).toBe(HTTP_STACK === "node");
+  });
+
   it("rejects every redirect and never follows it", async () => {
     const peer = await scripted((_req, res) => {
       res.writeHead(307, { location: "http://127.0.0.1:1/elsewhere" }).end();
@@ -249,6 +259,35 @@ describe("responses", () => {
     await expect.poll(() => closed).toBe(true);
   });
 
+  it("times out a stream that stalls after its head (receive), and one that trickles forever (request)", async () => {
+    let mode: "stall" | "trickle" = "stall";
+    const peer = await modernPeer((_body, res) => {
+      sse(res)({
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: "info", data: "started" },
+      });
+      if (mode === "stall") return;
+      const keepalive = setInterval(() => res.write(": keepalive\n\n"), 40);
+      res.on("close", () => clearInterval(keepalive));
+    });
+    const { client } = httpClient(peer.url, {
+      era: MODERN,
+      cleanup,
+      transport: { policy: { receiveTimeoutMs: 150, requestTimeoutMs: 400 } },
+    });
+    await client.connect();
+    expect(await rejection(client.callTool("stall", {}))).toMatchObject({
+      code: "TIMEOUT",
+      details: { timeout: "receive", timeoutMs: 150 },
+    });
+    mode = "trickle";
+    expect(await rejection(client.callTool("trickle", {}))).toMatchObject({
+      code: "TIMEOUT",
+      details: { timeout: "request", timeoutMs: 400 },
+    });
+  });
+
   it("keeps at most maxConcurrentRequests requests in flight; the others wait their turn", async () => {
     let inFlight = 0;
     let most = 0;
@@ -372,7 +411,12 @@ describe("no secrets in errors or logs", () => {
     for (const transport of cases) {
       const logger = recordingLogger();
       const client = new Client({
-        transport: new StreamableHttpClientTransport({ url: closed.url, logger, ...transport }),
+        transport: new StreamableHttpClientTransport({
+          url: closed.url,
+          logger,
+          ...stackOptions().options,
+          ...transport,
+        }),
         clientInfo: { name: "t", version: "1" },
         logger,
       });

@@ -1,0 +1,445 @@
+import { McpkitError } from "../jsonrpc/errors.js";
+import type { HeaderRecord, HttpClient, HttpClientExchange, HttpClientResponse } from "./client-exchange.js";
+import { type AuthHook, type AuthRequest, checkExtraHeaders } from "./client-headers.js";
+import { type HttpClientSecurityPolicy, redactUrl } from "./client-policy.js";
+
+/**
+ * How long one HTTP request may take. `prompt`: answered at once (GET resumption, DELETE, notification and
+ * response POSTs): the head within `connectTimeoutMs`. `answer`: a request POST: the head and every later
+ * chunk within `receiveTimeoutMs` of the previous one, the whole within `requestTimeoutMs`. `listen`: the
+ * session's GET stream: the head within `connectTimeoutMs`, then no time limit.
+ */
+export type CallKind = "prompt" | "answer" | "listen";
+
+/** One HTTP request to the endpoint. */
+export interface HttpCall {
+  method: "POST" | "GET" | "DELETE";
+  kind: CallKind;
+  /** The transport's own headers (content negotiation and MCP headers). */
+  headers: { [name: string]: string };
+  body?: string;
+  mcpMethod?: string | undefined;
+  /** The operation's end; aborting it ends the request with its reason. */
+  signal?: AbortSignal | undefined;
+  /** The session's closing DELETE: sent even though the transport is closing. */
+  final?: true;
+}
+
+type Timer = ReturnType<typeof setTimeout>;
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** At most `capacity` holders at once; waiters queue in order and leave when their signal aborts. */
+export class Slots {
+  private used = 0;
+  private readonly waiters: Array<{ grant: () => void; fail: (reason: unknown) => void }> = [];
+
+  constructor(private readonly capacity: number) {}
+
+  /** A release function when a slot is free now, else undefined. */
+  tryAcquire(): (() => void) | undefined {
+    if (this.used >= this.capacity || this.waiters.length > 0) return undefined;
+    this.used++;
+    return this.releaser();
+  }
+
+  /** Resolves with a release function once a slot is free. */
+  acquire(signal: AbortSignal | undefined): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const now = this.tryAcquire();
+    if (now) return Promise.resolve(now);
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        grant: () => {
+          signal?.removeEventListener("abort", onAbort);
+          this.used++;
+          resolve(this.releaser());
+        },
+        fail: (reason: unknown) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(reason);
+        },
+      };
+      const onAbort = () => {
+        const index = this.waiters.indexOf(waiter);
+        if (index >= 0) this.waiters.splice(index, 1);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Every waiter leaves with `reason`. */
+  failAll(reason: unknown): void {
+    for (const waiter of this.waiters.splice(0)) waiter.fail(reason);
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.used--;
+      this.waiters.shift()?.grant();
+    };
+  }
+}
+
+/**
+ * Runs HTTP requests to one endpoint under the policy, on any {@link HttpClient}: no redirects (every 3xx is an
+ * error), timeouts by {@link CallKind}, response bytes bounded before decoding, at most `maxConcurrentRequests`
+ * in flight, and errors that never carry a header value or the URL's query. When `closing` aborts, every
+ * request in flight (and every one waiting for a slot) ends with its reason, and only a `final` one may start.
+ */
+export class HttpRequester {
+  private readonly slots: Slots;
+  private readonly shownUrl: string;
+  /** The requests in flight. */
+  readonly live = new Set<CallControl>();
+
+  constructor(
+    private readonly url: URL,
+    readonly policy: HttpClientSecurityPolicy,
+    private readonly http: HttpClient,
+    private readonly staticHeaders: HeaderRecord,
+    private readonly auth: AuthHook | undefined,
+    readonly closing: AbortSignal,
+  ) {
+    this.slots = new Slots(policy.maxConcurrentRequests);
+    this.shownUrl = redactUrl(url);
+    closing.addEventListener(
+      "abort",
+      () => {
+        for (const control of this.live) control.abort(closing.reason);
+        this.slots.failAll(closing.reason);
+      },
+      { once: true },
+    );
+  }
+
+  /** The endpoint as errors may show it. */
+  get endpoint(): string {
+    return this.shownUrl;
+  }
+
+  /** Releases the HTTP stack's pooled connections. */
+  shutdown(): void {
+    this.http.close?.();
+  }
+
+  /** Sends one request and resolves once its head arrived; the body is read through the returned response. */
+  async open(call: HttpCall): Promise<OpenResponse> {
+    if (this.closing.aborted && call.final !== true) throw this.closing.reason;
+    const release = this.slots.tryAcquire() ?? (await this.slots.acquire(call.signal));
+    const control = new CallControl(this, call.kind, call.signal);
+    try {
+      const auth = this.auth === undefined ? undefined : await this.authHeaders(call);
+      // Compression is off: the body's bytes are the bytes the limits count.
+      const headers =
+        auth === undefined
+          ? { ...this.staticHeaders, "accept-encoding": "identity", ...call.headers }
+          : { ...this.staticHeaders, ...auth, "accept-encoding": "identity", ...call.headers };
+      if (control.aborted) throw control.reason;
+      const exchange = this.http.request({
+        method: call.method,
+        url: this.url,
+        headers,
+        body: call.body,
+        connectTimeoutMs: this.policy.connectTimeoutMs,
+      });
+      control.attach(exchange);
+      let response: HttpClientResponse;
+      try {
+        response = await exchange.response;
+      } catch (error) {
+        throw control.failure(error, this.shownUrl);
+      }
+      if (control.aborted) {
+        response.discard();
+        throw control.reason;
+      }
+      control.headArrived();
+      const { status } = response;
+      if (status === 0 || (status >= 300 && status < 400)) {
+        response.discard();
+        throw new McpkitError("TRANSPORT", `the server at ${this.shownUrl} answered with a redirect`, {
+          details: { reason: "redirect_rejected", status },
+        });
+      }
+      return new OpenResponse(response, control, this.policy, release, this.shownUrl);
+    } catch (error) {
+      control.dispose();
+      release();
+      throw error;
+    }
+  }
+
+  private async authHeaders(call: HttpCall): Promise<HeaderRecord> {
+    if (this.auth === undefined) return {};
+    const request: AuthRequest =
+      call.mcpMethod === undefined
+        ? { method: call.method, url: this.shownUrl }
+        : { method: call.method, url: this.shownUrl, mcpMethod: call.mcpMethod };
+    let supplied: unknown;
+    try {
+      supplied = await this.auth(request);
+    } catch {
+      // The hook's error may quote its secret: only the fact that it failed is reported.
+      throw new McpkitError("TRANSPORT", "the auth hook failed", { details: { reason: "auth_hook_failed" } });
+    }
+    return checkExtraHeaders(supplied, "auth");
+  }
+}
+
+/**
+ * The timers and abort wiring of one HTTP request. One timer runs at a time: it fires at the nearest deadline
+ * and, for an answer whose bytes kept coming, sets itself again for the next (progress only records the time).
+ */
+class CallControl {
+  aborted = false;
+  reason: unknown;
+  private exchange: HttpClientExchange | undefined;
+  private timer: Timer | undefined;
+  private readonly started: number;
+  private last: number;
+  private waitingHead = true;
+  private readonly caller: AbortSignal | undefined;
+
+  constructor(
+    private readonly owner: HttpRequester,
+    private readonly kind: CallKind,
+    caller: AbortSignal | undefined,
+  ) {
+    this.started = this.last = kind === "answer" ? Date.now() : 0;
+    owner.live.add(this);
+    if (caller?.aborted) {
+      this.aborted = true;
+      this.reason = caller.reason;
+    } else if (caller) {
+      this.caller = caller;
+      caller.addEventListener("abort", this, { once: true });
+    }
+    const { policy } = owner;
+    this.arm(
+      kind === "answer"
+        ? Math.min(policy.receiveTimeoutMs, policy.requestTimeoutMs)
+        : Math.min(policy.connectTimeoutMs, policy.requestTimeoutMs),
+    );
+  }
+
+  /** The caller's signal aborted. */
+  handleEvent(): void {
+    this.abort(this.caller?.reason);
+  }
+
+  attach(exchange: HttpClientExchange): void {
+    this.exchange = exchange;
+  }
+
+  /** Ends the request (reading stops) with `reason`. */
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.exchange?.abort(reason);
+  }
+
+  /** The head is here: `prompt` and `listen` calls have no more time limit on the body; `answer` restarts idle. */
+  headArrived(): void {
+    this.waitingHead = false;
+    if (this.kind === "answer") {
+      this.last = Date.now();
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Bytes arrived: the receive timeout starts over. */
+  progressed(): void {
+    if (this.kind === "answer") this.last = Date.now();
+  }
+
+  /** Maps what the HTTP stack threw: our own abort reason, its own classified error, or a network failure. */
+  failure(error: unknown, shownUrl: string): unknown {
+    if (this.aborted) return this.reason;
+    if (error instanceof McpkitError) return error;
+    // No cause: the platform's error may quote the request.
+    const code = networkCode(error);
+    return new McpkitError("TRANSPORT", `the HTTP request to ${shownUrl} failed${code ? ` (${code})` : ""}`, {
+      details: code ? { reason: "network", code } : { reason: "network" },
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.caller?.removeEventListener("abort", this);
+    this.owner.live.delete(this);
+  }
+
+  private arm(ms: number): void {
+    if (ms === Number.POSITIVE_INFINITY || this.aborted) return;
+    this.timer = setTimeout(() => this.expire(), Math.max(0, Math.min(ms, MAX_TIMER_MS)));
+  }
+
+  private expire(): void {
+    this.timer = undefined;
+    const { policy } = this.owner;
+    if (this.kind !== "answer") {
+      const ms = Math.min(policy.connectTimeoutMs, policy.requestTimeoutMs);
+      if (this.waitingHead) this.abort(timeout("connect", ms));
+      return;
+    }
+    const now = Date.now();
+    const total = policy.requestTimeoutMs - (now - this.started);
+    const idle = policy.receiveTimeoutMs - (now - this.last);
+    if (total <= 0) this.abort(timeout("request", policy.requestTimeoutMs));
+    else if (idle <= 0) this.abort(timeout("receive", policy.receiveTimeoutMs));
+    else this.arm(Math.min(total, idle));
+  }
+}
+
+function timeout(which: "connect" | "receive" | "request", ms: number): McpkitError {
+  return new McpkitError("TIMEOUT", `the HTTP ${which} timeout of ${ms} ms passed`, {
+    details: { timeout: which, timeoutMs: ms },
+  });
+}
+
+function networkCode(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  const code = cause?.code ?? (error as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" && /^[A-Z0-9_]{1,64}$/.test(code) ? code : undefined;
+}
+
+/** A response whose head arrived; its body is read once, bounded, then the request's slot is released. */
+export class OpenResponse {
+  private finished = false;
+
+  constructor(
+    private readonly response: HttpClientResponse,
+    private readonly control: CallControl,
+    private readonly policy: HttpClientSecurityPolicy,
+    private readonly release: () => void,
+    private readonly shownUrl: string,
+  ) {}
+
+  get status(): number {
+    return this.response.status;
+  }
+
+  header(name: string): string | undefined {
+    return this.response.header(name);
+  }
+
+  /** The media type, lowercase, without parameters (`""` when absent). */
+  get mediaType(): string {
+    return (this.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  }
+
+  /** Ends the request early (the body is cancelled) with `reason` as what pending reads reject with. */
+  abort(reason: unknown): void {
+    this.control.abort(reason);
+  }
+
+  /**
+   * Reads the body, calling `onChunk` per chunk as it arrives; `onChunk` returns `false` once it has what it
+   * needs (the rest is released). `whole` bounds the total: the body of a JSON answer or a POST stream
+   * (`maxResponseBytes` on the bytes as they arrive, `maxDecodedResponseBytes` after any content decoding); a
+   * GET stream passes `false` (its events are bounded one by one). Settles when the body ends.
+   */
+  async read(onChunk: (chunk: Uint8Array) => boolean, whole: boolean): Promise<void> {
+    const control = this.control;
+    try {
+      const encoded = (this.header("content-encoding") ?? "identity").toLowerCase() !== "identity";
+      const declared = Number(this.header("content-length"));
+      const { maxResponseBytes, maxDecodedResponseBytes } = this.policy;
+      if (whole && Number.isFinite(declared) && declared > maxResponseBytes) {
+        throw tooLarge("response_too_large", maxResponseBytes);
+      }
+      const [limit, reason] =
+        encoded || maxDecodedResponseBytes < maxResponseBytes
+          ? [maxDecodedResponseBytes, "decoded_response_too_large"]
+          : [maxResponseBytes, "response_too_large"];
+      let total = 0;
+      let wire = 0;
+      let stopped: { error: unknown } | undefined;
+      const take = (chunk: Uint8Array) => {
+        try {
+          if (control.aborted) throw control.reason;
+          control.progressed();
+          total += chunk.byteLength;
+          if (whole && total > limit) throw tooLarge(reason, limit);
+          return onChunk(chunk);
+        } catch (error) {
+          stopped ??= { error };
+          throw error;
+        }
+      };
+      const onWire =
+        whole && encoded
+          ? (bytes: number) => {
+              wire += bytes;
+              if (wire > maxResponseBytes) {
+                const error = tooLarge("response_too_large", maxResponseBytes);
+                stopped ??= { error };
+                throw error;
+              }
+            }
+          : undefined;
+      try {
+        await this.response.pipe(take, onWire);
+      } catch (error) {
+        if (stopped) throw stopped.error;
+        throw control.failure(error, this.shownUrl);
+      }
+      if (control.aborted) throw control.reason;
+    } finally {
+      this.finish();
+    }
+  }
+
+  /** Reads the whole body (bounded) into one buffer (the chunk itself when there was one). */
+  async bytes(): Promise<Uint8Array> {
+    let first: Uint8Array | undefined;
+    let chunks: Uint8Array[] | undefined;
+    let size = 0;
+    await this.read((chunk) => {
+      size += chunk.byteLength;
+      if (first === undefined) first = chunk;
+      else if (chunks === undefined) chunks = [first, chunk];
+      else chunks.push(chunk);
+      return true;
+    }, true);
+    if (chunks === undefined) return first ?? new Uint8Array(0);
+    const out = new Uint8Array(size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      out.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return out;
+  }
+
+  /** Discards the body and releases the request. */
+  discard(): void {
+    if (this.finished) return;
+    this.response.discard();
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.control.dispose();
+    this.release();
+  }
+}
+
+function tooLarge(reason: string, limit: number): McpkitError {
+  return new McpkitError("MESSAGE_TOO_LARGE", `the HTTP response exceeds the ${limit} byte limit`, {
+    details: { reason, limit },
+  });
+}
