@@ -6,38 +6,42 @@ import type { ServerLogger } from "../server/options.js";
 import type { Clock } from "./clock.js";
 import { emptyResponse, jsonResponse } from "./responses.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
+import type { Answer } from "./view.js";
 
 /** Options of one {@link ResponseExchange}. */
 export interface ExchangeOptions {
   /** Answer with `application/json` (request-scoped notifications are then dropped). */
   json: boolean;
+  /** The client accepts `application/json`: an answer that comes before any stream byte is sent as JSON. */
+  jsonFirst: boolean;
   maxResponseBytes: number;
   keepAliveMs: number;
   clock: Clock;
   /** HTTP status of an answer sent before any stream byte (errors may map to 400/404). */
   statusOf: (response: JsonRpcResponse) => number;
-  /** Fires when the client goes away (the request's signal). */
-  requestSignal: AbortSignal;
+  /** Registers the callback to run when the client goes away. */
+  onGone: (callback: () => void) => void;
   logger: ServerLogger;
 }
 
 /**
  * The HTTP answer to one JSON-RPC request: JSON, or an SSE stream carrying the request's progress and log
  * notifications, then its response. Nothing is committed until the first notification, the first keepalive or
- * the response: an answer that comes first is sent alone, with the status its error code calls for. The
+ * the response: an answer that comes first is sent alone, as JSON when the client accepts it (or an error whose
+ * code calls for another status than 200), else as a one-event stream. The
  * response is bounded by `maxResponseBytes` (a notification past it is dropped; a response past it becomes
  * `-32603` `response_too_large`, with status 500 when nothing was sent yet). When the client closes the stream
- * (or the request's signal fires), `signal` fires so the handler stops.
+ * (or goes away before the answer), `signal` fires so the handler stops.
  */
 export class ResponseExchange {
   /** Fires when the client goes away. */
   readonly signal: AbortSignal;
-  /** Resolves with the Response to send, as soon as its head is known. */
-  readonly response: Promise<Response>;
+  /** Resolves with the answer to send, as soon as its head is known. */
+  readonly response: Promise<Answer>;
   private readonly controller = new AbortController();
   private stream: SseStream | undefined;
   private state: "pending" | "streaming" | "done" = "pending";
-  private resolve!: (response: Response) => void;
+  private resolve!: (answer: Answer) => void;
   private firstKeepAlive: unknown;
   private dropped = false;
 
@@ -46,9 +50,7 @@ export class ResponseExchange {
     this.response = new Promise((resolve) => {
       this.resolve = resolve;
     });
-    const onAbort = () => this.cancel();
-    if (options.requestSignal.aborted) onAbort();
-    else options.requestSignal.addEventListener("abort", onAbort, { once: true });
+    options.onGone(() => this.cancel());
     if (!options.json && options.keepAliveMs > 0) {
       this.firstKeepAlive = options.clock.setTimeout(() => {
         if (this.state === "pending") this.commit({}).keepalive();
@@ -113,7 +115,7 @@ export class ResponseExchange {
     }
     if (this.state === "pending") {
       const status = tooLarge ? 500 : this.options.statusOf(response);
-      if (this.options.json || status !== 200) {
+      if (this.options.json || this.options.jsonFirst || status !== 200) {
         this.state = "done";
         this.resolve(jsonResponse(status, json, headers));
         return;
@@ -153,7 +155,7 @@ export class ResponseExchange {
     this.stream = stream;
     this.state = "streaming";
     this.clearFirstKeepAlive();
-    this.resolve(new Response(stream.body, { status: 200, headers: { ...SSE_HEADERS, ...headers } }));
+    this.resolve({ status: 200, headers: { ...SSE_HEADERS, ...headers }, body: stream.body });
     return stream;
   }
 

@@ -3,6 +3,7 @@ import { ANONYMOUS_FINGERPRINT, identityFingerprint } from "../server/fingerprin
 import type { ServerLogger } from "../server/options.js";
 import type { Authenticate } from "./options.js";
 import { HttpRefusal, refusal } from "./responses.js";
+import type { RequestView } from "./view.js";
 
 /**
  * Runs the `authenticate` hook: its value is the request's identity (`undefined` without a hook). A `Response`
@@ -10,13 +11,13 @@ import { HttpRefusal, refusal } from "./responses.js";
  */
 export async function resolveIdentity(
   authenticate: Authenticate | undefined,
-  request: Request,
+  request: RequestView,
   logger: ServerLogger,
 ): Promise<unknown> {
   if (authenticate === undefined) return undefined;
   let identity: unknown;
   try {
-    identity = await authenticate(request);
+    identity = await authenticate(request.request());
   } catch (error) {
     logger.error("the authenticate hook failed", error);
     throw refusal(500, ErrorCode.InternalError, "Internal error");
