@@ -72,6 +72,11 @@ export class ResponseExchange {
     await stream.drained();
   };
 
+  /** Fires `signal` (the request was cancelled, or its session closed); the handler's answer then decides. */
+  abort(reason?: unknown): void {
+    this.controller.abort(reason);
+  }
+
   /** True when this exchange answers with an SSE stream (so it can carry server-to-client requests). */
   get streams(): boolean {
     return !this.options.json;

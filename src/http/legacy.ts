@@ -49,11 +49,9 @@ export async function legacyPost(
   if (session.inFlight.has(message.id)) {
     throw refusal(400, ErrorCode.InvalidRequest, "Invalid Request: duplicate request id");
   }
+  // Its signal fires on notifications/cancelled, on the client closing the stream, and when the session closes.
   const exchange = exchangeFor(endpoint, request);
-  // Fires on notifications/cancelled, on the client closing the stream, and when the session closes.
-  const cancel = new AbortController();
-  exchange.signal.addEventListener("abort", () => cancel.abort(exchange.signal.reason), { once: true });
-  session.inFlight.set(message.id, cancel);
+  session.inFlight.set(message.id, exchange);
   endpoint.sessions.enter(session);
   // Server-to-client requests of this request go on its own stream; a JSON answer cannot carry them, so they
   // go on the session's GET stream instead.
@@ -61,14 +59,14 @@ export async function legacyPost(
     ? exchange.send
     : (outbound: JsonRpcMessage) => sendOnGetStream(endpoint, session, outbound);
   void session.legacy
-    .handle(message, { identity, signal: cancel.signal, notify: exchange.notify, send })
+    .handle(message, { identity, signal: exchange.signal, notify: exchange.notify, send })
     .then((response) => {
       // A cancelled request gets no response.
-      if (cancel.signal.aborted) exchange.abandon();
+      if (exchange.signal.aborted) exchange.abandon();
       else exchange.finish(response);
     })
     .finally(() => {
-      if (session.inFlight.get(message.id) === cancel) session.inFlight.delete(message.id);
+      if (session.inFlight.get(message.id) === exchange) session.inFlight.delete(message.id);
       endpoint.sessions.leave(session);
     });
   return exchange.response;
