@@ -109,7 +109,13 @@ export class ResponseExchange {
     let json = JSON.stringify(response);
     let tooLarge = false;
     const sent = this.stream?.bytesWritten ?? 0;
-    const size = this.options.json ? utf8Length(json) : SseStream.eventSize(json);
+    const status = this.options.statusOf(response);
+    const asJson =
+      this.state === "pending" && (this.options.json || this.options.jsonFirst || status !== 200);
+    const overhead = asJson ? 0 : SseStream.eventSize("");
+    // A UTF-16 code unit is at most 3 UTF-8 bytes: an answer that short is within the limit without counting.
+    const size =
+      sent + json.length * 3 + overhead <= this.options.maxResponseBytes ? 0 : utf8Length(json) + overhead;
     if (sent + size > this.options.maxResponseBytes) {
       tooLarge = true;
       this.options.logger.warn("response exceeds maxResponseBytes", {
@@ -119,10 +125,9 @@ export class ResponseExchange {
       json = JSON.stringify(this.tooLarge(response));
     }
     if (this.state === "pending") {
-      const status = tooLarge ? 500 : this.options.statusOf(response);
-      if (this.options.json || this.options.jsonFirst || status !== 200) {
+      if (asJson || tooLarge) {
         this.state = "done";
-        this.resolve(jsonResponse(status, json, headers));
+        this.resolve(jsonResponse(tooLarge ? 500 : status, json, headers));
         return;
       }
       this.commit(headers);

@@ -38,7 +38,11 @@ export interface Principal {
   readonly anonymous: boolean;
 }
 
-const ANONYMOUS: Principal = Object.freeze({ fingerprint: ANONYMOUS_FINGERPRINT, anonymous: true });
+/** The principal of a request without identity. */
+export const ANONYMOUS_PRINCIPAL: Principal = Object.freeze({
+  fingerprint: ANONYMOUS_FINGERPRINT,
+  anonymous: true,
+});
 
 /**
  * Fingerprints an identity: `undefined` and `null` are anonymous; anything else is hashed from its canonical
@@ -46,7 +50,7 @@ const ANONYMOUS: Principal = Object.freeze({ fingerprint: ANONYMOUS_FINGERPRINT,
  * deeper than 32 levels) is a 500, logged.
  */
 export async function principalOf(identity: unknown, logger: ServerLogger): Promise<Principal> {
-  if (identity === undefined || identity === null) return ANONYMOUS;
+  if (identity === undefined || identity === null) return ANONYMOUS_PRINCIPAL;
   try {
     return { fingerprint: await identityFingerprint(identity), anonymous: false };
   } catch (error) {

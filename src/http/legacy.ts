@@ -6,7 +6,7 @@ import { McpHeader } from "../protocol/routing-headers.js";
 import { LEGACY_VERSION } from "../protocol/versions.js";
 import type { Endpoint } from "./endpoint.js";
 import { ResponseExchange } from "./exchange.js";
-import { principalOf, resolveIdentity } from "./identity.js";
+import { ANONYMOUS_PRINCIPAL, principalOf, resolveIdentity } from "./identity.js";
 import {
   emptyResponse,
   HttpRefusal,
@@ -210,10 +210,13 @@ async function boundSession(endpoint: Endpoint, request: RequestView) {
       requested: version ?? null,
     });
   }
-  const identity = await resolveIdentity(endpoint.config.authenticate, request, endpoint.logger);
+  const { authenticate } = endpoint.config;
+  const identity =
+    authenticate === undefined ? undefined : await resolveIdentity(authenticate, request, endpoint.logger);
   const session = endpoint.sessions.get(id);
   if (!session) throw refusal(404, ErrorCode.SessionNotFound, "Session not found");
-  const principal = await principalOf(identity, endpoint.logger);
+  const principal =
+    identity === undefined ? ANONYMOUS_PRINCIPAL : await principalOf(identity, endpoint.logger);
   if (principal.fingerprint !== session.principal.fingerprint) {
     throw new HttpRefusal({ status: 403, code: 0, message: "Forbidden" }, textResponse(403, "Forbidden"));
   }

@@ -36,8 +36,11 @@ export async function modernPost(
     return emptyResponse(202);
   }
   checkModernHeaders(message, request);
-  const identity = await resolveIdentity(config.authenticate, request, logger);
-  if (message.method === "tools/call") {
+  const identity =
+    config.authenticate === undefined
+      ? undefined
+      : await resolveIdentity(config.authenticate, request, logger);
+  if (message.method === "tools/call" && config.toolSchemas !== undefined) {
     const params = await paramsOf(endpoint, message, identity);
     if (params) checkParamHeaders(params, message.params?.arguments, request);
   }
@@ -53,10 +56,10 @@ export async function modernPost(
     onGone: request.onGone,
     logger,
   });
-  void server
-    .handleModern(message, { identity, signal: exchange.signal, notify: exchange.notify })
-    .catch((error: unknown) => errorResponse(message.id, error, MODERN_VERSION, logger))
-    .then((response) => exchange.finish(response));
+  void server.handleModern(message, { identity, signal: exchange.signal, notify: exchange.notify }).then(
+    (response) => exchange.finish(response),
+    (error: unknown) => exchange.finish(errorResponse(message.id, error, MODERN_VERSION, logger)),
+  );
   return exchange.response;
 }
 

@@ -44,7 +44,6 @@ export class NodeRequestView implements RequestView {
     this.method = req.method ?? "GET";
     this.scheme = (req.socket as TLSSocket).encrypted ? "https" : "http";
     this.headers = headerMap(req.rawHeaders);
-    res.on("error", this.gone);
   }
 
   get host(): string | null {
@@ -117,7 +116,8 @@ export class NodeRequestView implements RequestView {
     }
     if (this.goneCallbacks === undefined) {
       this.goneCallbacks = [];
-      this.res.once("close", this.gone);
+      this.res.on("close", this.gone);
+      this.res.on("error", this.gone);
     }
     this.goneCallbacks.push(callback);
   };
