@@ -25,7 +25,7 @@ export async function resolveIdentity(
   if (identity instanceof Response) {
     throw new HttpRefusal(
       { status: identity.status, code: ErrorCode.InternalError, message: "refused" },
-      identity,
+      { response: identity },
     );
   }
   return identity;

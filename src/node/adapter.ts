@@ -76,8 +76,8 @@ function viewListener(serve: (request: RequestView) => Promise<Answer>): NodeLis
       internalError(res);
       return;
     }
-    if (answer instanceof Response) {
-      await writeStream(answer, req, res, view.onGone);
+    if ("response" in answer) {
+      await writeStream(answer.response, req, res, view.onGone);
       return;
     }
     const headers: OutgoingHttpHeaders = { ...answer.headers };

@@ -138,3 +138,36 @@ describe.each(paths)("toNodeHandler over $title", ({ direct, wrap }) => {
     await until(() => aborted.length === 1 && server.runningHandlers === 0);
   });
 });
+
+describe("the direct path", () => {
+  it("builds no Web Request, Headers or Response for a request without an authenticate hook", async () => {
+    const { server } = waitingServer();
+    const { url } = await serve(createHttpHandler(server));
+    const peer = new HttpPeer(url, MODERN);
+    const names = ["Request", "Response", "Headers"] as const;
+    const touched: string[] = [];
+    const saved = names.map((name) => Object.getOwnPropertyDescriptor(globalThis, name));
+    names.forEach((name, i) => {
+      const value = saved[i]?.value ?? (globalThis as { [key: string]: unknown })[name];
+      Object.defineProperty(globalThis, name, {
+        configurable: true,
+        get: () => {
+          touched.push(name);
+          return value;
+        },
+      });
+    });
+    try {
+      const reply = await peer.send(peer.request("tools/call", { name: "echo", arguments: { text: "hi" } }));
+      expect(reply.status).toBe(200);
+      const refused = await peer.send(peer.request("tools/list"), { headers: { host: "evil.example.com" } });
+      expect(refused.status).toBe(403);
+    } finally {
+      names.forEach((name, i) => {
+        const descriptor = saved[i];
+        if (descriptor) Object.defineProperty(globalThis, name, descriptor);
+      });
+    }
+    expect(touched).toEqual([]);
+  });
+});
