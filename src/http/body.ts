@@ -3,44 +3,8 @@ import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError } from "../jsonrpc/errors.js";
 import type { JsonRpcMessage, RequestId } from "../jsonrpc/message.js";
 import { isObject } from "../jsonrpc/message.js";
-import { refusal } from "./responses.js";
 
-/**
- * Reads a request body, counting bytes as they stream in: a declared `Content-Length` over `maxBytes` is
- * refused before reading, a stream that grows past it is cancelled at that chunk. Either way: `413 -32600`.
- */
-export async function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const declared = request.headers.get("content-length");
-  const tooLarge = () =>
-    refusal(413, ErrorCode.InvalidRequest, "Request body too large", { limit: maxBytes });
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) {
-    await request.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  const body = request.body;
-  if (body === null) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1 && chunks[0]) return chunks[0];
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** A decoded body: the message, or the refusal to send, with the request id when one could be read. */
 export type Decoded =
@@ -54,7 +18,7 @@ export type Decoded =
 export function decodeBody(bytes: Uint8Array): Decoded {
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    value = JSON.parse(utf8.decode(bytes));
   } catch {
     return { ok: false, error: new JsonRpcError(ErrorCode.ParseError, "Parse error"), id: undefined };
   }

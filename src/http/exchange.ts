@@ -6,38 +6,42 @@ import type { ServerLogger } from "../server/options.js";
 import type { Clock } from "./clock.js";
 import { emptyResponse, jsonResponse } from "./responses.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
+import type { Answer } from "./view.js";
 
 /** Options of one {@link ResponseExchange}. */
 export interface ExchangeOptions {
   /** Answer with `application/json` (request-scoped notifications are then dropped). */
   json: boolean;
+  /** The client accepts `application/json`: an answer that comes before any stream byte is sent as JSON. */
+  jsonFirst: boolean;
   maxResponseBytes: number;
   keepAliveMs: number;
   clock: Clock;
   /** HTTP status of an answer sent before any stream byte (errors may map to 400/404). */
   statusOf: (response: JsonRpcResponse) => number;
-  /** Fires when the client goes away (the request's signal). */
-  requestSignal: AbortSignal;
+  /** Registers the callback to run when the client goes away. */
+  onGone: (callback: () => void) => void;
   logger: ServerLogger;
 }
 
 /**
  * The HTTP answer to one JSON-RPC request: JSON, or an SSE stream carrying the request's progress and log
  * notifications, then its response. Nothing is committed until the first notification, the first keepalive or
- * the response: an answer that comes first is sent alone, with the status its error code calls for. The
+ * the response: an answer that comes first is sent alone, as JSON when the client accepts it (or an error whose
+ * code calls for another status than 200), else as a one-event stream. The
  * response is bounded by `maxResponseBytes` (a notification past it is dropped; a response past it becomes
  * `-32603` `response_too_large`, with status 500 when nothing was sent yet). When the client closes the stream
- * (or the request's signal fires), `signal` fires so the handler stops.
+ * (or goes away before the answer), `signal` fires so the handler stops.
  */
 export class ResponseExchange {
   /** Fires when the client goes away. */
   readonly signal: AbortSignal;
-  /** Resolves with the Response to send, as soon as its head is known. */
-  readonly response: Promise<Response>;
+  /** Resolves with the answer to send, as soon as its head is known. */
+  readonly response: Promise<Answer>;
   private readonly controller = new AbortController();
   private stream: SseStream | undefined;
   private state: "pending" | "streaming" | "done" = "pending";
-  private resolve!: (response: Response) => void;
+  private resolve!: (answer: Answer) => void;
   private firstKeepAlive: unknown;
   private dropped = false;
 
@@ -46,9 +50,7 @@ export class ResponseExchange {
     this.response = new Promise((resolve) => {
       this.resolve = resolve;
     });
-    const onAbort = () => this.cancel();
-    if (options.requestSignal.aborted) onAbort();
-    else options.requestSignal.addEventListener("abort", onAbort, { once: true });
+    options.onGone(() => this.cancel());
     if (!options.json && options.keepAliveMs > 0) {
       this.firstKeepAlive = options.clock.setTimeout(() => {
         if (this.state === "pending") this.commit({}).keepalive();
@@ -69,6 +71,11 @@ export class ResponseExchange {
     stream.event(json);
     await stream.drained();
   };
+
+  /** Fires `signal` (the request was cancelled, or its session closed); the handler's answer then decides. */
+  abort(reason?: unknown): void {
+    this.controller.abort(reason);
+  }
 
   /** True when this exchange answers with an SSE stream (so it can carry server-to-client requests). */
   get streams(): boolean {
@@ -102,7 +109,13 @@ export class ResponseExchange {
     let json = JSON.stringify(response);
     let tooLarge = false;
     const sent = this.stream?.bytesWritten ?? 0;
-    const size = this.options.json ? utf8Length(json) : SseStream.eventSize(json);
+    const status = this.options.statusOf(response);
+    const asJson =
+      this.state === "pending" && (this.options.json || this.options.jsonFirst || status !== 200);
+    const overhead = asJson ? 0 : SseStream.eventSize("");
+    // A UTF-16 code unit is at most 3 UTF-8 bytes: an answer that short is within the limit without counting.
+    const size =
+      sent + json.length * 3 + overhead <= this.options.maxResponseBytes ? 0 : utf8Length(json) + overhead;
     if (sent + size > this.options.maxResponseBytes) {
       tooLarge = true;
       this.options.logger.warn("response exceeds maxResponseBytes", {
@@ -112,10 +125,9 @@ export class ResponseExchange {
       json = JSON.stringify(this.tooLarge(response));
     }
     if (this.state === "pending") {
-      const status = tooLarge ? 500 : this.options.statusOf(response);
-      if (this.options.json || status !== 200) {
+      if (asJson || tooLarge) {
         this.state = "done";
-        this.resolve(jsonResponse(status, json, headers));
+        this.resolve(jsonResponse(tooLarge ? 500 : status, json, headers));
         return;
       }
       this.commit(headers);
@@ -153,7 +165,7 @@ export class ResponseExchange {
     this.stream = stream;
     this.state = "streaming";
     this.clearFirstKeepAlive();
-    this.resolve(new Response(stream.body, { status: 200, headers: { ...SSE_HEADERS, ...headers } }));
+    this.resolve({ status: 200, headers: { ...SSE_HEADERS, ...headers }, body: stream.body });
     return stream;
   }
 

@@ -6,8 +6,8 @@ import { McpHeader } from "../protocol/routing-headers.js";
 import { isLegacyVersion } from "../protocol/versions.js";
 import { COMPLETE_GRACE_MS, completeWithin } from "../server/publisher.js";
 import type { Server } from "../server/server.js";
-import { decodeBody, readBody } from "./body.js";
-import { acceptsEventStream, type Endpoint } from "./endpoint.js";
+import { decodeBody } from "./body.js";
+import { acceptedFormatsCache, type Endpoint } from "./endpoint.js";
 import { legacyDelete, legacyGet, legacyPost } from "./legacy.js";
 import { modernPost } from "./modern.js";
 import { buildHttpConfig, type HttpHandlerOptions } from "./options.js";
@@ -20,6 +20,7 @@ import {
   textResponse,
 } from "./responses.js";
 import { SessionManager } from "./sessions.js";
+import { type Answer, type RequestView, serveView, toResponse, webView } from "./view.js";
 
 /**
  * A Web-standard Streamable HTTP endpoint: `(Request) => Promise<Response>`, for any fetch-style runtime (Node
@@ -58,16 +59,17 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions = 
   }
   const config = buildHttpConfig(options);
   const logger = server.config.logger;
+  const formats = acceptedFormatsCache();
   const endpoint: Endpoint = {
     server,
     config,
     logger,
     sessions: new SessionManager(config.sessions, config.clock),
     subscriptions: new Set(),
-    acceptsSse: (request) => acceptsEventStream(request.headers.get("accept")),
+    accepts: (request) => formats(request.header("accept")),
   };
 
-  const handler = async (request: Request): Promise<Response> => {
+  const serve = async (request: RequestView): Promise<Answer> => {
     try {
       return await route(endpoint, request);
     } catch (error) {
@@ -78,11 +80,13 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions = 
       );
     }
   };
+  const handler = async (request: Request): Promise<Response> => toResponse(await serve(webView(request)));
   Object.defineProperty(handler, "sessionCount", { get: () => endpoint.sessions.size, enumerable: true });
   Object.defineProperty(handler, "subscriptionCount", {
     get: () => endpoint.subscriptions.size,
     enumerable: true,
   });
+  Object.defineProperty(handler, serveView, { value: serve });
   return Object.assign(handler, {
     close: async () => {
       endpoint.sessions.closeAll("the handler closed");
@@ -91,19 +95,20 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions = 
   }) as HttpHandler;
 }
 
-async function route(endpoint: Endpoint, request: Request): Promise<Response> {
+const SESSION_ID = McpHeader.sessionId.toLowerCase();
+const PROTOCOL_VERSION = McpHeader.protocolVersion.toLowerCase();
+
+async function route(endpoint: Endpoint, request: RequestView): Promise<Answer> {
   const { policy, maxBodyBytes } = endpoint.config;
   // 1. Host and Origin, before anything else reads the request.
-  const url = new URL(request.url);
-  if (!policy.hostAllowed(request.headers.get("host") ?? url.host, url.protocol.replace(/:$/, ""))) {
+  if (!policy.hostAllowed(request.host, request.scheme)) {
     return textResponse(403, "Forbidden: host not allowed");
   }
-  if (!policy.originAllowed(request.headers.get("origin"))) {
+  if (!policy.originAllowed(request.header("origin"))) {
     return textResponse(403, "Forbidden: origin not allowed");
   }
-  const headers = request.headers;
-  const legacyHeaders =
-    headers.has(McpHeader.sessionId) || isLegacyVersion(headers.get(McpHeader.protocolVersion)?.trim());
+  const version = request.header(PROTOCOL_VERSION);
+  const legacyHeaders = request.header(SESSION_ID) !== null || isLegacyVersion(version?.trim());
   const method = request.method.toUpperCase();
   if (method === "GET" || method === "DELETE") {
     // 2026-07-28 has neither: no session, no standalone stream.
@@ -117,7 +122,7 @@ async function route(endpoint: Endpoint, request: Request): Promise<Response> {
   // 2. The body, bounded while it streams in. 3. JSON decode.
   let bytes: Uint8Array;
   try {
-    bytes = await readBody(request, maxBodyBytes);
+    bytes = await request.body(maxBodyBytes);
   } catch (error) {
     if (error instanceof HttpRefusal) return refusalResponse(error.refusal, undefined);
     throw error;
@@ -129,14 +134,12 @@ async function route(endpoint: Endpoint, request: Request): Promise<Response> {
   // 4. Era: legacy for a legacy version header, a session id, or `initialize` without a version header.
   const message = decoded.message;
   const id = isRequest(message) ? message.id : undefined;
-  const legacy =
-    legacyHeaders ||
-    (isRequest(message) && message.method === "initialize" && !headers.has(McpHeader.protocolVersion));
+  const legacy = legacyHeaders || (isRequest(message) && message.method === "initialize" && version === null);
   return answer(legacy ? legacyPost(endpoint, request, message) : modernPost(endpoint, request, message), id);
 }
 
 /** Turns a refusal thrown by an era flow into its answer, carrying the request id. */
-async function answer(flow: Promise<Response>, id: RequestId | undefined): Promise<Response> {
+async function answer(flow: Promise<Answer>, id: RequestId | undefined): Promise<Answer> {
   try {
     return await flow;
   } catch (error) {

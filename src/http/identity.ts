@@ -3,6 +3,7 @@ import { ANONYMOUS_FINGERPRINT, identityFingerprint } from "../server/fingerprin
 import type { ServerLogger } from "../server/options.js";
 import type { Authenticate } from "./options.js";
 import { HttpRefusal, refusal } from "./responses.js";
+import type { RequestView } from "./view.js";
 
 /**
  * Runs the `authenticate` hook: its value is the request's identity (`undefined` without a hook). A `Response`
@@ -10,13 +11,13 @@ import { HttpRefusal, refusal } from "./responses.js";
  */
 export async function resolveIdentity(
   authenticate: Authenticate | undefined,
-  request: Request,
+  request: RequestView,
   logger: ServerLogger,
 ): Promise<unknown> {
   if (authenticate === undefined) return undefined;
   let identity: unknown;
   try {
-    identity = await authenticate(request);
+    identity = await authenticate(request.request());
   } catch (error) {
     logger.error("the authenticate hook failed", error);
     throw refusal(500, ErrorCode.InternalError, "Internal error");
@@ -24,7 +25,7 @@ export async function resolveIdentity(
   if (identity instanceof Response) {
     throw new HttpRefusal(
       { status: identity.status, code: ErrorCode.InternalError, message: "refused" },
-      identity,
+      { response: identity },
     );
   }
   return identity;
@@ -37,7 +38,11 @@ export interface Principal {
   readonly anonymous: boolean;
 }
 
-const ANONYMOUS: Principal = Object.freeze({ fingerprint: ANONYMOUS_FINGERPRINT, anonymous: true });
+/** The principal of a request without identity. */
+export const ANONYMOUS_PRINCIPAL: Principal = Object.freeze({
+  fingerprint: ANONYMOUS_FINGERPRINT,
+  anonymous: true,
+});
 
 /**
  * Fingerprints an identity: `undefined` and `null` are anonymous; anything else is hashed from its canonical
@@ -45,7 +50,7 @@ const ANONYMOUS: Principal = Object.freeze({ fingerprint: ANONYMOUS_FINGERPRINT,
  * deeper than 32 levels) is a 500, logged.
  */
 export async function principalOf(identity: unknown, logger: ServerLogger): Promise<Principal> {
-  if (identity === undefined || identity === null) return ANONYMOUS;
+  if (identity === undefined || identity === null) return ANONYMOUS_PRINCIPAL;
   try {
     return { fingerprint: await identityFingerprint(identity), anonymous: false };
   } catch (error) {

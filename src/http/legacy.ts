@@ -6,7 +6,7 @@ import { McpHeader } from "../protocol/routing-headers.js";
 import { LEGACY_VERSION } from "../protocol/versions.js";
 import type { Endpoint } from "./endpoint.js";
 import { ResponseExchange } from "./exchange.js";
-import { principalOf, resolveIdentity } from "./identity.js";
+import { ANONYMOUS_PRINCIPAL, principalOf, resolveIdentity } from "./identity.js";
 import {
   emptyResponse,
   HttpRefusal,
@@ -16,7 +16,12 @@ import {
   textResponse,
 } from "./responses.js";
 import type { HttpSession } from "./sessions.js";
+
+const SESSION_ID = McpHeader.sessionId.toLowerCase();
+const PROTOCOL_VERSION = McpHeader.protocolVersion.toLowerCase();
+
 import { SSE_HEADERS, SseStream } from "./sse.js";
+import type { Answer, RequestView } from "./view.js";
 
 /**
  * The 2025-11-25 side of the endpoint: `initialize` opens a session (its id minted only once the initialize
@@ -25,9 +30,9 @@ import { SSE_HEADERS, SseStream } from "./sse.js";
  */
 export async function legacyPost(
   endpoint: Endpoint,
-  request: Request,
+  request: RequestView,
   message: JsonRpcMessage,
-): Promise<Response> {
+): Promise<Answer> {
   if (isRequest(message) && message.method === "initialize") return initialize(endpoint, request, message);
   const { session, identity } = await boundSession(endpoint, request);
   if (isResponse(message)) {
@@ -44,11 +49,9 @@ export async function legacyPost(
   if (session.inFlight.has(message.id)) {
     throw refusal(400, ErrorCode.InvalidRequest, "Invalid Request: duplicate request id");
   }
+  // Its signal fires on notifications/cancelled, on the client closing the stream, and when the session closes.
   const exchange = exchangeFor(endpoint, request);
-  // Fires on notifications/cancelled, on the client closing the stream, and when the session closes.
-  const cancel = new AbortController();
-  exchange.signal.addEventListener("abort", () => cancel.abort(exchange.signal.reason), { once: true });
-  session.inFlight.set(message.id, cancel);
+  session.inFlight.set(message.id, exchange);
   endpoint.sessions.enter(session);
   // Server-to-client requests of this request go on its own stream; a JSON answer cannot carry them, so they
   // go on the session's GET stream instead.
@@ -56,21 +59,21 @@ export async function legacyPost(
     ? exchange.send
     : (outbound: JsonRpcMessage) => sendOnGetStream(endpoint, session, outbound);
   void session.legacy
-    .handle(message, { identity, signal: cancel.signal, notify: exchange.notify, send })
+    .handle(message, { identity, signal: exchange.signal, notify: exchange.notify, send })
     .then((response) => {
       // A cancelled request gets no response.
-      if (cancel.signal.aborted) exchange.abandon();
+      if (exchange.signal.aborted) exchange.abandon();
       else exchange.finish(response);
     })
     .finally(() => {
-      if (session.inFlight.get(message.id) === cancel) session.inFlight.delete(message.id);
+      if (session.inFlight.get(message.id) === exchange) session.inFlight.delete(message.id);
       endpoint.sessions.leave(session);
     });
   return exchange.response;
 }
 
 /** GET: the session's stream of server-to-client messages. One per session; a second one gets 409. */
-export async function legacyGet(endpoint: Endpoint, request: Request): Promise<Response> {
+export async function legacyGet(endpoint: Endpoint, request: RequestView): Promise<Answer> {
   const { session } = await boundSession(endpoint, request);
   if (session.stream && !session.stream.isClosed) {
     const body = {
@@ -90,11 +93,11 @@ export async function legacyGet(endpoint: Endpoint, request: Request): Promise<R
   });
   session.stream = stream;
   sessions.enter(session);
-  return new Response(stream.body, { status: 200, headers: { ...SSE_HEADERS } });
+  return { status: 200, headers: { ...SSE_HEADERS }, body: stream.body };
 }
 
 /** DELETE: ends the session (its requests are aborted, its stream closed). */
-export async function legacyDelete(endpoint: Endpoint, request: Request): Promise<Response> {
+export async function legacyDelete(endpoint: Endpoint, request: RequestView): Promise<Answer> {
   const { session } = await boundSession(endpoint, request);
   endpoint.sessions.close(session, "deleted by the client");
   return emptyResponse(200);
@@ -139,8 +142,12 @@ async function sendOnGetStream(
   await stream.drained();
 }
 
-async function initialize(endpoint: Endpoint, request: Request, message: JsonRpcRequest): Promise<Response> {
-  if (request.headers.has(McpHeader.sessionId)) {
+async function initialize(
+  endpoint: Endpoint,
+  request: RequestView,
+  message: JsonRpcRequest,
+): Promise<Answer> {
+  if (request.header(SESSION_ID) !== null) {
     throw refusal(
       400,
       ErrorCode.InvalidRequest,
@@ -175,7 +182,7 @@ async function initialize(endpoint: Endpoint, request: Request, message: JsonRpc
     return exchange.response;
   }
   session = sessions.publish(reservation, legacy);
-  exchange.finish(response, { [McpHeader.sessionId.toLowerCase()]: session.id });
+  exchange.finish(response, { [SESSION_ID]: session.id });
   return exchange.response;
 }
 
@@ -193,35 +200,40 @@ function onNotification(endpoint: Endpoint, session: HttpSession, notification: 
  * version in `MCP-Protocol-Version` (400 `-32022`), identity, the session exists (404 `-32000`), and belongs to
  * this principal (403).
  */
-async function boundSession(endpoint: Endpoint, request: Request) {
-  const id = request.headers.get(McpHeader.sessionId)?.trim();
+async function boundSession(endpoint: Endpoint, request: RequestView) {
+  const id = request.header(SESSION_ID)?.trim();
   if (!id) throw refusal(400, ErrorCode.InvalidRequest, "Invalid Request: Mcp-Session-Id header is required");
-  const version = request.headers.get(McpHeader.protocolVersion)?.trim();
+  const version = request.header(PROTOCOL_VERSION)?.trim();
   if (version !== LEGACY_VERSION) {
     throw refusal(400, ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
       supported: [LEGACY_VERSION],
       requested: version ?? null,
     });
   }
-  const identity = await resolveIdentity(endpoint.config.authenticate, request, endpoint.logger);
+  const { authenticate } = endpoint.config;
+  const identity =
+    authenticate === undefined ? undefined : await resolveIdentity(authenticate, request, endpoint.logger);
   const session = endpoint.sessions.get(id);
   if (!session) throw refusal(404, ErrorCode.SessionNotFound, "Session not found");
-  const principal = await principalOf(identity, endpoint.logger);
+  const principal =
+    identity === undefined ? ANONYMOUS_PRINCIPAL : await principalOf(identity, endpoint.logger);
   if (principal.fingerprint !== session.principal.fingerprint) {
     throw new HttpRefusal({ status: 403, code: 0, message: "Forbidden" }, textResponse(403, "Forbidden"));
   }
   return { session, identity };
 }
 
-function exchangeFor(endpoint: Endpoint, request: Request): ResponseExchange {
+function exchangeFor(endpoint: Endpoint, request: RequestView): ResponseExchange {
   const { config, logger } = endpoint;
+  const accepted = endpoint.accepts(request);
   return new ResponseExchange({
-    json: config.enableJsonResponse || !endpoint.acceptsSse(request),
+    json: config.enableJsonResponse || !accepted.sse,
+    jsonFirst: accepted.json,
     maxResponseBytes: config.maxResponseBytes,
     keepAliveMs: config.keepAliveMs,
     clock: config.clock,
     statusOf: legacyStatus,
-    requestSignal: request.signal,
+    onGone: request.onGone,
     logger,
   });
 }

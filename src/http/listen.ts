@@ -6,6 +6,7 @@ import type { Subscription, SubscriptionChannel } from "../server/subscription.j
 import type { Endpoint } from "./endpoint.js";
 import { refusal } from "./responses.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
+import type { Answer, RequestView } from "./view.js";
 
 /**
  * A 2026-07-28 `subscriptions/listen` over HTTP: the answer is a long-lived SSE stream whose first event is the
@@ -15,8 +16,8 @@ import { SSE_HEADERS, SseStream } from "./sse.js";
  * too slowly) closes the stream without a result. Always SSE, even with `enableJsonResponse`: a request whose
  * `Accept` rules SSE out is refused (406). A malformed filter is 400 `-32602`; a full server 503 `-32603`.
  */
-export function listenStream(endpoint: Endpoint, request: Request, message: JsonRpcRequest): Response {
-  if (!endpoint.acceptsSse(request)) {
+export function listenStream(endpoint: Endpoint, request: RequestView, message: JsonRpcRequest): Answer {
+  if (!endpoint.accepts(request).sse) {
     throw refusal(
       406,
       ErrorCode.InvalidRequest,
@@ -54,8 +55,6 @@ export function listenStream(endpoint: Endpoint, request: Request, message: Json
   const opened = subscription;
   endpoint.subscriptions.add(opened);
   void opened.ended.then(() => endpoint.subscriptions.delete(opened));
-  const onGone = () => opened.cancel();
-  if (request.signal.aborted) onGone();
-  else request.signal.addEventListener("abort", onGone, { once: true });
-  return new Response(stream.body, { status: 200, headers: { ...SSE_HEADERS } });
+  request.onGone(() => opened.cancel());
+  return { status: 200, headers: { ...SSE_HEADERS }, body: stream.body };
 }

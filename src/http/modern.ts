@@ -10,18 +10,19 @@ import { resolveIdentity } from "./identity.js";
 import { listenStream } from "./listen.js";
 import { emptyResponse, modernStatus, refusal } from "./responses.js";
 import { checkModernHeaders, checkParamHeaders, resolvedParams } from "./routing.js";
+import type { Answer, RequestView } from "./view.js";
 
 /**
  * The stateless 2026-07-28 side of the endpoint, after the body is decoded: routing headers, identity,
  * `Mcp-Param-*` headers, then dispatch through the server (the executor it shares with every transport), its
- * answer as JSON or an SSE stream. An accepted notification is 202; a response body is refused (a 2026 POST
+ * answer as JSON or an SSE stream (see {@link ResponseExchange}). An accepted notification is 202; a response body is refused (a 2026 POST
  * carries a request or a notification).
  */
 export async function modernPost(
   endpoint: Endpoint,
-  request: Request,
+  request: RequestView,
   message: JsonRpcMessage,
-): Promise<Response> {
+): Promise<Answer> {
   const { server, config, logger } = endpoint;
   if (isResponse(message)) {
     throw refusal(
@@ -34,26 +35,31 @@ export async function modernPost(
     await resolveIdentity(config.authenticate, request, logger);
     return emptyResponse(202);
   }
-  checkModernHeaders(message, request.headers);
-  const identity = await resolveIdentity(config.authenticate, request, logger);
-  if (message.method === "tools/call") {
+  checkModernHeaders(message, request);
+  const identity =
+    config.authenticate === undefined
+      ? undefined
+      : await resolveIdentity(config.authenticate, request, logger);
+  if (message.method === "tools/call" && config.toolSchemas !== undefined) {
     const params = await paramsOf(endpoint, message, identity);
-    if (params) checkParamHeaders(params, message.params?.arguments, request.headers);
+    if (params) checkParamHeaders(params, message.params?.arguments, request);
   }
   if (message.method === "subscriptions/listen") return listenStream(endpoint, request, message);
+  const accepted = endpoint.accepts(request);
   const exchange = new ResponseExchange({
-    json: config.enableJsonResponse || !endpoint.acceptsSse(request),
+    json: config.enableJsonResponse || !accepted.sse,
+    jsonFirst: accepted.json,
     maxResponseBytes: config.maxResponseBytes,
     keepAliveMs: config.keepAliveMs,
     clock: config.clock,
     statusOf: modernStatus,
-    requestSignal: request.signal,
+    onGone: request.onGone,
     logger,
   });
-  void server
-    .handleModern(message, { identity, signal: exchange.signal, notify: exchange.notify })
-    .catch((error: unknown) => errorResponse(message.id, error, MODERN_VERSION, logger))
-    .then((response) => exchange.finish(response));
+  void server.handleModern(message, { identity, signal: exchange.signal, notify: exchange.notify }).then(
+    (response) => exchange.finish(response),
+    (error: unknown) => exchange.finish(errorResponse(message.id, error, MODERN_VERSION, logger)),
+  );
   return exchange.response;
 }
 

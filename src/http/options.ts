@@ -61,7 +61,10 @@ export interface HttpHandlerOptions {
   maxBodyBytes?: number;
   /** Largest encoded response (JSON body or SSE stream; per event on a GET stream), default 8,000,000 bytes. */
   maxResponseBytes?: number;
-  /** Answer requests with `application/json` instead of an SSE stream (default false). */
+  /**
+   * Always answer with `application/json`, dropping request notifications (default false: JSON when the answer
+   * comes before any notification and the client accepts JSON, else an SSE stream).
+   */
   enableJsonResponse?: boolean;
   /** Interval of SSE keepalive comments (default 15,000 ms; 0 turns them off). */
   keepAliveMs?: number;

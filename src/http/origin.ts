@@ -85,15 +85,23 @@ export function compileOriginPolicy(hosts: readonly string[], origins: readonly 
   const originRules = origins.map(compileOrigin);
   const anyHost = hostRules.includes("*");
   const anyOrigin = originRules.includes("*");
+  const hostAllowed = (value: string | null, scheme: string): boolean => {
+    if (anyHost) return true;
+    const parts = value === null ? undefined : splitHost(value);
+    if (!parts || parts.port === "*") return false;
+    const port = parts.port === undefined ? DEFAULT_PORT[scheme] : portNumber(parts.port);
+    return hostRules.some(
+      (rule) => rule !== "*" && rule.host === parts.host && (rule.port === undefined || rule.port === port),
+    );
+  };
+  // A client sends the same Host on every request: the last verdict is kept.
+  let last: { value: string | null; scheme: string; allowed: boolean } | undefined;
   return {
     hostAllowed(value, scheme) {
-      if (anyHost) return true;
-      const parts = value === null ? undefined : splitHost(value);
-      if (!parts || parts.port === "*") return false;
-      const port = parts.port === undefined ? DEFAULT_PORT[scheme] : portNumber(parts.port);
-      return hostRules.some(
-        (rule) => rule !== "*" && rule.host === parts.host && (rule.port === undefined || rule.port === port),
-      );
+      if (last === undefined || last.value !== value || last.scheme !== scheme) {
+        last = { value, scheme, allowed: hostAllowed(value, scheme) };
+      }
+      return last.allowed;
     },
     originAllowed(value) {
       if (value === null || anyOrigin) return true;

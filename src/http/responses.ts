@@ -1,5 +1,6 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
 import type { JsonRpcErrorResponse, JsonRpcResponse, RequestId } from "../jsonrpc/message.js";
+import type { Answer } from "./view.js";
 
 /** The status, JSON-RPC code and message of a request the pipeline refuses before dispatch. */
 export interface Refusal {
@@ -14,7 +15,7 @@ export class HttpRefusal extends Error {
   constructor(
     readonly refusal: Refusal,
     /** A ready response to send instead (the `authenticate` hook refused with its own). */
-    readonly response?: Response,
+    readonly response?: Answer,
   ) {
     super(refusal.message);
     this.name = "HttpRefusal";
@@ -42,35 +43,27 @@ export function refusalMessage(
 }
 
 /** A JSON body response. */
-export function jsonResponse(
-  status: number,
-  body: string,
-  headers: { [name: string]: string } = {},
-): Response {
-  return new Response(body, { status, headers: { "content-type": "application/json", ...headers } });
+export function jsonResponse(status: number, body: string, headers: { [name: string]: string } = {}): Answer {
+  return { status, headers: { "content-type": "application/json", ...headers }, body };
 }
 
 /** A JSON-RPC error response for a refusal. */
-export function refusalResponse(refused: Refusal, id: RequestId | undefined): Response {
+export function refusalResponse(refused: Refusal, id: RequestId | undefined): Answer {
   return jsonResponse(refused.status, JSON.stringify(refusalMessage(refused, id)));
 }
 
 /** A plain-text response (403s carry no JSON-RPC body). */
-export function textResponse(
-  status: number,
-  text: string,
-  headers: { [name: string]: string } = {},
-): Response {
-  return new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
+export function textResponse(status: number, text: string, headers: { [name: string]: string } = {}): Answer {
+  return { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers }, body: text };
 }
 
 /** A response with no body (202 for an accepted notification, 200 for a session DELETE). */
-export function emptyResponse(status: number, headers: { [name: string]: string } = {}): Response {
-  return new Response(null, { status, headers });
+export function emptyResponse(status: number, headers: { [name: string]: string } = {}): Answer {
+  return { status, headers, body: null };
 }
 
 /** `405` naming the methods this endpoint accepts in the request's era. */
-export function methodNotAllowed(allow: string): Response {
+export function methodNotAllowed(allow: string): Answer {
   return textResponse(405, "Method Not Allowed", { allow });
 }
 

@@ -16,6 +16,14 @@ import {
 } from "../protocol/routing-headers.js";
 import { MODERN_VERSION, SUPPORTED_VERSIONS } from "../protocol/versions.js";
 import { headerMismatch, refusal } from "./responses.js";
+import type { RequestView } from "./view.js";
+
+/** A request's headers, read by lowercase name. */
+type HeaderSource = Pick<RequestView, "header">;
+
+const PROTOCOL_VERSION = McpHeader.protocolVersion.toLowerCase();
+const METHOD = McpHeader.method.toLowerCase();
+const NAME = McpHeader.name.toLowerCase();
 
 /**
  * The 2026-07-28 checks of a request before identity, in pipeline order: the method is served (404 `-32601`
@@ -23,7 +31,7 @@ import { headerMismatch, refusal } from "./responses.js";
  * version (400 `-32020`), that version is supported (400 `-32022`), `Mcp-Method` equals the method and
  * `Mcp-Name` the routed name (400 `-32020`). Throws the refusal; returns the checked meta.
  */
-export function checkModernHeaders(request: JsonRpcRequest, headers: Headers): RequestMeta {
+export function checkModernHeaders(request: JsonRpcRequest, headers: HeaderSource): RequestMeta {
   if (REMOVED_IN_MODERN.has(request.method)) {
     const detail = `${request.method} is not part of ${MODERN_VERSION}`;
     throw refusal(404, ErrorCode.MethodNotFound, `Method not found: ${request.method}`, detail);
@@ -38,7 +46,7 @@ export function checkModernHeaders(request: JsonRpcRequest, headers: Headers): R
   if (!isObject(meta[MetaKey.clientCapabilities])) {
     throw invalidParams(`_meta["${MetaKey.clientCapabilities}"] is required`);
   }
-  const headerVersion = headers.get(McpHeader.protocolVersion)?.trim();
+  const headerVersion = headers.header(PROTOCOL_VERSION)?.trim();
   if (headerVersion === undefined) {
     throw headerMismatch(`${McpHeader.protocolVersion} is required`, McpHeader.protocolVersion);
   }
@@ -55,14 +63,20 @@ export function checkModernHeaders(request: JsonRpcRequest, headers: Headers): R
     const wire = error as { code: number; message: string; data?: unknown };
     throw refusal(400, wire.code, wire.message, wire.data);
   }
-  expectHeader(headers, McpHeader.method, request.method, "the method");
+  expectHeader(headers, McpHeader.method, METHOD, request.method, "the method");
   const name = routedName(request.method, request.params);
-  if (name !== undefined) expectHeader(headers, McpHeader.name, name, "params.name or params.uri");
+  if (name !== undefined) expectHeader(headers, McpHeader.name, NAME, name, "params.name or params.uri");
   return checked;
 }
 
-function expectHeader(headers: Headers, header: string, expected: string, what: string): void {
-  const raw = headers.get(header);
+function expectHeader(
+  headers: HeaderSource,
+  header: string,
+  lowercase: string,
+  expected: string,
+  what: string,
+): void {
+  const raw = headers.header(lowercase);
   if (raw === null) throw headerMismatch(`${header} is required`, header);
   const value = decodeHeaderValue(raw);
   if (value === undefined) throw headerMismatch(`${header} is not decodable`, header);
@@ -94,10 +108,14 @@ export function resolvedParams(schema: object): readonly HeaderParam[] {
  * (and not null) needs its header, decodable and equal (strings and booleans exactly, integers numerically);
  * an absent or null argument must have no header. Any fault is 400 `-32020`.
  */
-export function checkParamHeaders(params: readonly HeaderParam[], args: unknown, headers: Headers): void {
+export function checkParamHeaders(
+  params: readonly HeaderParam[],
+  args: unknown,
+  headers: HeaderSource,
+): void {
   for (const param of params) {
     const header = `${McpHeader.paramPrefix}${param.name}`;
-    const raw = headers.get(header);
+    const raw = headers.header(header.toLowerCase());
     const value = headerParamValue(args, param);
     if (value === undefined || value === null) {
       if (raw !== null) throw headerMismatch(`${header} is sent but its argument is absent`, header);

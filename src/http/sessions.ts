@@ -18,13 +18,15 @@ export interface Reservation {
 /** One legacy 2025-11-25 session over HTTP. */
 export class HttpSession {
   /** Requests in flight, by JSON-RPC id (for `notifications/cancelled` and duplicate ids). */
-  readonly inFlight = new Map<RequestId, AbortController>();
+  readonly inFlight = new Map<RequestId, { abort(reason?: unknown): void }>();
   /** The GET stream of server-to-client messages, while open (at most one). */
   stream: SseStream | undefined;
   /** Open requests plus the GET stream: a busy session is never idle. */
   busy = 0;
   lastActive: number;
   timer: unknown;
+  /** When `timer` fires (it may fire before the deadline: expiry checks again then). */
+  timerAt = Number.POSITIVE_INFINITY;
   closed = false;
 
   constructor(
@@ -132,7 +134,7 @@ export class SessionManager {
     this.sessions.delete(session.id);
     this.forget(session.principal);
     const error = new McpkitError("CLOSED", `session closed: ${reason}`);
-    for (const controller of session.inFlight.values()) controller.abort(error);
+    for (const request of session.inFlight.values()) request.abort(error);
     session.inFlight.clear();
     session.stream?.close();
     session.stream = undefined;
@@ -166,12 +168,16 @@ export class SessionManager {
   }
 
   private schedule(session: HttpSession): void {
-    this.clock.clearTimeout(session.timer);
     const { at } = this.deadline(session);
+    // A timer that fires no later than the deadline stays: expiry re-checks then (no timer churn per request).
+    if (session.timer !== undefined && session.timerAt <= at) return;
+    this.clock.clearTimeout(session.timer);
+    session.timerAt = at;
     session.timer = this.clock.setTimeout(() => this.expire(session), Math.max(0, at - this.clock.now()));
   }
 
   private expire(session: HttpSession): void {
+    session.timer = undefined;
     if (session.closed) return;
     const { at, reason } = this.deadline(session);
     if (this.clock.now() >= at) this.close(session, reason);

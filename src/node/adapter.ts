@@ -1,5 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
+import { type Answer, type RequestView, serveView } from "../http/view.js";
+import { NodeRequestView } from "./request-view.js";
 
 /** Any fetch-style handler: the mcpkit HTTP handler, `app.fetch` of Hono, and the like. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -16,11 +18,17 @@ const BODY_HIGH_WATER_MARK = 64 * 1024;
  * waiting for `drain`; when the client disconnects before the response is complete, the Request's `signal`
  * fires and the response stream is cancelled, which is how the handler learns that a client cancelled.
  *
+ * Given an mcpkit handler (`createHttpHandler`), it serves the same pipeline without building a Web `Request`
+ * or `Response` per request: headers and body are read from the Node request directly, and a JSON answer is
+ * written in one piece with its `Content-Length`.
+ *
  * @example
  * const listener = toNodeHandler(createHttpHandler(server));
  * http.createServer(listener).listen(3000, "127.0.0.1");
  */
 export function toNodeHandler(handler: FetchHandler): NodeListener {
+  const serve = (handler as { [serveView]?: (request: RequestView) => Promise<Answer> })[serveView];
+  if (typeof serve === "function") return viewListener(serve);
   return async (req, res) => {
     const controller = new AbortController();
     const gone = () => {
@@ -33,20 +41,79 @@ export function toNodeHandler(handler: FetchHandler): NodeListener {
     try {
       request = toRequest(req, controller.signal);
     } catch {
-      res.writeHead(400, { "content-type": "text/plain; charset=utf-8", connection: "close" });
-      res.end("Bad Request: invalid Host header");
+      badHost(res);
       return;
     }
     let response: Response;
     try {
       response = await handler(request);
     } catch {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
-      res.end("Internal Server Error");
+      internalError(res);
       return;
     }
-    await writeResponse(response, req, res, controller.signal);
+    await writeStream(response, req, res, (stop) => controller.signal.addEventListener("abort", stop));
   };
+}
+
+/** The listener of an mcpkit handler: the pipeline reads a {@link NodeRequestView}, its answer is written here. */
+function viewListener(serve: (request: RequestView) => Promise<Answer>): NodeListener {
+  // Keep-alive clients send the same Host on every request: it is checked once.
+  let urlHost: string | undefined;
+  return async (req, res) => {
+    const view = new NodeRequestView(req, res);
+    const host = view.firstHost;
+    if (host !== urlHost) {
+      if (!formsUrl(view)) {
+        badHost(res);
+        return;
+      }
+      urlHost = host;
+    }
+    let answer: Answer;
+    try {
+      answer = await serve(view);
+    } catch {
+      internalError(res);
+      return;
+    }
+    if ("response" in answer) {
+      await writeStream(answer.response, req, res, view.onGone);
+      return;
+    }
+    const headers: OutgoingHttpHeaders = { ...answer.headers };
+    // A body the handler did not read to its end: the connection cannot be reused.
+    if (!req.complete) headers.connection = "close";
+    const body = answer.body;
+    if (body === null || typeof body === "string") {
+      if (body !== null) headers["content-length"] = Buffer.byteLength(body);
+      res.writeHead(answer.status, headers);
+      res.end(body ?? undefined);
+      return;
+    }
+    res.writeHead(answer.status, headers);
+    await pump(body, res, view.onGone);
+  };
+}
+
+/** True when the request's Host forms a URL (else the request is malformed: 400). */
+function formsUrl(view: NodeRequestView): boolean {
+  if (!view.firstHost) return false;
+  try {
+    new URL(view.url());
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function badHost(res: ServerResponse): void {
+  res.writeHead(400, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+  res.end("Bad Request: invalid Host header");
+}
+
+function internalError(res: ServerResponse): void {
+  if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+  res.end("Internal Server Error");
 }
 
 /** Builds the Web Request of a Node request; throws when its Host cannot form a URL. */
@@ -111,11 +178,12 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
-async function writeResponse(
+/** Writes a Web `Response`: its head, then its body as it streams. */
+async function writeStream(
   response: Response,
   req: IncomingMessage,
   res: ServerResponse,
-  signal: AbortSignal,
+  onGone: (stop: () => void) => void,
 ): Promise<void> {
   const headers: OutgoingHttpHeaders = {};
   response.headers.forEach((value, name) => {
@@ -131,12 +199,24 @@ async function writeResponse(
     res.end();
     return;
   }
+  await pump(body, res, onGone);
+}
+
+/** Streams a body out after its head, waiting for `drain`; cancels it when the client goes away. */
+async function pump(
+  body: ReadableStream<Uint8Array>,
+  res: ServerResponse,
+  onGone: (stop: () => void) => void,
+): Promise<void> {
   res.flushHeaders();
   const reader = body.getReader();
+  let stopped = false;
   const stop = () => {
+    if (stopped) return;
+    stopped = true;
     reader.cancel().catch(() => {});
   };
-  signal.addEventListener("abort", stop, { once: true });
+  onGone(stop);
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -151,7 +231,8 @@ async function writeResponse(
   } catch {
     res.destroy();
   } finally {
-    signal.removeEventListener("abort", stop);
+    // The body is complete: a later close is no disconnect to report.
+    stopped = true;
   }
 }
 

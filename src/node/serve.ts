@@ -48,7 +48,9 @@ export async function serve(target: Server | FetchHandler, options: ServeOptions
   const handler: FetchHandler = owned ?? (target as FetchHandler);
   const listener = toNodeHandler(handler);
   const server = createNodeServer((req, res) => {
-    const pathname = (req.url ?? "/").split("?")[0];
+    const target = req.url ?? "/";
+    const query = target.indexOf("?");
+    const pathname = query < 0 ? target : target.slice(0, query);
     if (pathname !== path) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not Found");
       return;

@@ -6,7 +6,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { app, main, mcp } from "../../examples/hono-server.js";
-import { HttpPeer, modernMeta, parseSse } from "../support/http-peer.js";
+import { HttpPeer, modernMeta } from "../support/http-peer.js";
 import { textOf, useCleanups } from "../support/interop-helpers.js";
 import { validatingFetch } from "../support/validating-fetch.js";
 import { WireValidator } from "../support/wire-schema.js";
@@ -31,8 +31,8 @@ describe("examples/hono-server.ts", () => {
       new Request("http://127.0.0.1:8787/mcp", { method: "POST", headers, body: JSON.stringify(message) }),
     );
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("text/event-stream");
-    const { messages } = parseSse(await response.text());
+    expect(response.headers.get("content-type")).toBe("application/json");
+    const messages = [await response.json()];
     peer.validator.check(message, "client");
     for (const received of messages) peer.validator.check(received, "server");
     expect(messages).toMatchObject([{ id: 1, result: { content: [{ text: "hello ada (2026-07-28)" }] } }]);

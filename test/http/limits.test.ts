@@ -101,6 +101,22 @@ describe("response limit", () => {
     expect(warnings).toContain("response exceeds maxResponseBytes");
   });
 
+  it("counts a result sent as JSON without SSE framing: exactly the limit passes, one byte more is 500", async () => {
+    const probe = await serve(bigServer());
+    const probePeer = new HttpPeer(probe.url, MODERN);
+    const base = Buffer.byteLength((await probePeer.send(call(probePeer, 0))).text);
+    const { url } = await serve(bigServer(), { handler: { maxResponseBytes: base + 1_000 } });
+    const peer = new HttpPeer(url, MODERN);
+    const exact = await peer.send(call(peer, 1_000));
+    expect(exact.status).toBe(200);
+    expect(exact.contentType).toBe("application/json");
+    expect(Buffer.byteLength(exact.text)).toBe(base + 1_000);
+    expect((await peer.send(call(peer, 1_001))).status).toBe(500);
+    // The same answer as an SSE event carries its framing too: past the limit.
+    const framed = await peer.send(call(peer, 1_000), { headers: { accept: "text/event-stream" } });
+    expect(framed.status).toBe(500);
+  });
+
   it("an SSE answer past the limit before any event is 500 too", async () => {
     const { url } = await serve(bigServer(), { handler: { maxResponseBytes: 2_000 } });
     const peer = new HttpPeer(url, MODERN);

@@ -100,15 +100,26 @@ describe("2026-07-28 over HTTP: methods and bodies", () => {
     }
   });
 
-  it("serves a request: 200 SSE by default, with X-Accel-Buffering: no and no routing header", async () => {
+  it("serves a request: 200 JSON when nothing comes before the answer, and no routing header", async () => {
     const p = await peer();
     const reply = await p.send(p.request("tools/list"));
     expect(reply.status).toBe(200);
-    expect(reply.contentType).toBe("text/event-stream");
-    expect(reply.headers["x-accel-buffering"]).toBe("no");
+    expect(reply.contentType).toBe("application/json");
+    expect(reply.headers["content-length"]).toBe(String(Buffer.byteLength(reply.text)));
     expect(reply.messages).toEqual([
       expect.objectContaining({ id: 1, result: expect.objectContaining({ tools: expect.any(Array) }) }),
     ]);
+    expectNoRoutingHeaders(reply);
+  });
+
+  it("serves SSE, with X-Accel-Buffering: no, to a client that accepts only text/event-stream", async () => {
+    const p = await peer();
+    const reply = await p.send(p.request("tools/list"), { headers: { accept: "text/event-stream" } });
+    expect(reply.status).toBe(200);
+    expect(reply.contentType).toBe("text/event-stream");
+    expect(reply.headers["x-accel-buffering"]).toBe("no");
+    expect(reply.headers["cache-control"]).toBe("no-cache");
+    expect(reply.messages).toEqual([expect.objectContaining({ result: expect.anything() })]);
     expectNoRoutingHeaders(reply);
   });
 

@@ -43,6 +43,8 @@ describe("legacy session lifecycle", () => {
     const a = peer();
     const init = await a.open();
     expect(init.status).toBe(200);
+    // Nothing comes before these answers: they are JSON, the session id in the initialize answer's head.
+    expect(init.contentType).toBe("application/json");
     expect(a.sessionId).toMatch(/^[0-9a-f]{32}$/);
     expect(init.messages[0]).toMatchObject({ result: { protocolVersion: LEGACY } });
     const b = peer();
@@ -52,6 +54,7 @@ describe("legacy session lifecycle", () => {
     const list = await a.send(a.request("tools/list"));
     expect(list.status).toBe(200);
     expect(list.headers["mcp-session-id"]).toBeUndefined();
+    expect(list.contentType).toBe("application/json");
     expect(list.messages.at(-1)).toHaveProperty("result.tools");
   });
 
@@ -164,6 +167,7 @@ describe("the GET stream", () => {
     const reply = await p.send(
       p.request("tools/call", { name: "chatty", arguments: {}, _meta: { progressToken: 5 } }),
     );
+    expect(reply.contentType).toBe("text/event-stream");
     expect(reply.messages.map((m) => ("method" in m ? m.method : "response"))).toEqual([
       "notifications/progress",
       "notifications/message",

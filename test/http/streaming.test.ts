@@ -65,6 +65,45 @@ describe("response formats", () => {
     expect(reply.messages).toEqual([expect.objectContaining({ id: request.id, result: expect.anything() })]);
   });
 
+  it("answers with JSON when the result comes before any message and the client accepts JSON", async () => {
+    const { url } = await serve(fixtureServer());
+    const peer = new HttpPeer(url, MODERN);
+    const plain = await peer.send(peer.request("tools/call", { name: "add", arguments: { a: 1, b: 2 } }));
+    expect(plain.status).toBe(200);
+    expect(plain.contentType).toBe("application/json");
+    expect(plain.headers["x-accel-buffering"]).toBeUndefined();
+    expect(plain.messages).toEqual([expect.objectContaining({ result: expect.anything() })]);
+    // Without a progressToken or a logLevel the chatty tool sends nothing before its result.
+    const quiet = await peer.send(peer.request("tools/call", { name: "chatty", arguments: {} }));
+    expect(quiet.contentType).toBe("application/json");
+    // Through `application/*` and `*/*` as well.
+    for (const accept of ["application/*, text/event-stream", "*/*"]) {
+      const reply = await peer.send(peer.request("tools/list"), { headers: { accept } });
+      expect(reply.contentType).toBe("application/json");
+    }
+  });
+
+  it("streams SSE when a message comes first, or when the client does not accept JSON", async () => {
+    const { url } = await serve(fixtureServer());
+    const peer = new HttpPeer(url, MODERN);
+    const request = peer.request("tools/call", { name: "chatty", arguments: {} }, { progressToken: 7 });
+    const progressed = await peer.send(request);
+    expect(progressed.contentType).toBe("text/event-stream");
+    expect(progressed.headers["x-accel-buffering"]).toBe("no");
+    expect(kinds(progressed.messages)).toEqual([
+      "notifications/progress",
+      "notifications/progress",
+      "response",
+    ]);
+    for (const accept of ["text/event-stream", "text/event-stream, text/plain;q=0.5"]) {
+      const reply = await peer.send(peer.request("tools/call", { name: "add", arguments: { a: 1, b: 2 } }), {
+        headers: { accept },
+      });
+      expect(reply.contentType).toBe("text/event-stream");
+      expect(kinds(reply.messages)).toEqual(["response"]);
+    }
+  });
+
   it("answers with JSON when the client does not accept text/event-stream", async () => {
     const { url } = await serve(fixtureServer());
     const peer = new HttpPeer(url, MODERN);
@@ -141,10 +180,14 @@ describe("cancellation by closing the stream", () => {
   it("a request that finishes normally is not aborted, and its stream ends", async () => {
     const { url } = await serve(fixtureServer());
     const peer = new HttpPeer(url, MODERN);
-    const request = peer.request("tools/call", { name: "add", arguments: { a: 1, b: 1 } });
+    const request = peer.request("tools/call", { name: "chatty", arguments: {} }, { progressToken: 1 });
     const { response } = peer.stream(request);
     const { events } = await response;
-    expect((await events.next())?.message).toMatchObject({ result: { content: [{ text: "2" }] } });
-    expect(await events.next()).toBeUndefined();
+    const methods: string[] = [];
+    for (let event = await events.next(); event !== undefined; event = await events.next()) {
+      const message = event.message as { method?: string };
+      methods.push(message.method ?? "response");
+    }
+    expect(methods).toEqual(["notifications/progress", "notifications/progress", "response"]);
   });
 });

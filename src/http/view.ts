@@ -1,0 +1,116 @@
+import { ErrorCode } from "../jsonrpc/codes.js";
+import { refusal } from "./responses.js";
+
+/**
+ * What the pipeline reads of one HTTP request. A Web `Request` is one source ({@link webView}); a runtime adapter
+ * may give its native request directly (the Node adapter does), so that no `Request`, `Headers` or body stream
+ * is built for a request that does not need one.
+ */
+export interface RequestView {
+  /** The HTTP method, as received. */
+  readonly method: string;
+  /** The `Host` header (`null` when absent). */
+  readonly host: string | null;
+  /** `http` or `https`. */
+  readonly scheme: string;
+  /** A header's value (repeated headers joined with `, `), `null` when absent. `name` is lowercase. */
+  header(name: string): string | null;
+  /** The body, counted against `maxBytes` while it arrives; throws the 413 refusal past it. Read once. */
+  body(maxBytes: number): Promise<Uint8Array>;
+  /** Calls `callback` once if the client goes away before the answer is complete. */
+  onGone(callback: () => void): void;
+  /** The Web `Request` (for the `authenticate` hook), built on first use by views over other requests. */
+  request(): Request;
+}
+
+/**
+ * One HTTP answer: a status, headers and a body (none, a string, or a byte stream). The Web handler turns it
+ * into a `Response`; the Node adapter writes it directly. A ready `Response` (the `authenticate` hook's
+ * refusal) is sent as it is.
+ */
+export type Answer =
+  | {
+      readonly status: number;
+      readonly headers: { readonly [name: string]: string };
+      readonly body: string | ReadableStream<Uint8Array> | null;
+    }
+  // Wrapped, so that telling the two apart never touches the `Response` global (on Node it loads undici).
+  | { readonly response: Response };
+
+/** The `Response` of an answer. */
+export function toResponse(answer: Answer): Response {
+  if ("response" in answer) return answer.response;
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+/** The internal entry of a handler, for runtime adapters that build a {@link RequestView} of their own. */
+export const serveView: unique symbol = Symbol("mcpkit.serveView");
+
+/** A view of a Web `Request`. */
+export function webView(request: Request): RequestView {
+  const url = new URL(request.url);
+  const headers = request.headers;
+  return {
+    method: request.method,
+    host: headers.get("host") ?? url.host,
+    scheme: url.protocol.replace(/:$/, ""),
+    header: (name) => headers.get(name),
+    body: (maxBytes) => readBody(request, maxBytes),
+    onGone(callback) {
+      if (request.signal.aborted) callback();
+      else request.signal.addEventListener("abort", callback, { once: true });
+    },
+    request: () => request,
+  };
+}
+
+/** The 413 refusal of a body past `maxBytes`. */
+export function bodyTooLarge(maxBytes: number) {
+  return refusal(413, ErrorCode.InvalidRequest, "Request body too large", { limit: maxBytes });
+}
+
+/** True when a declared `Content-Length` is a number over `maxBytes`. */
+export function declaredTooLarge(declared: string | null | undefined, maxBytes: number): boolean {
+  if (declared === null || declared === undefined) return false;
+  const text = declared.trim();
+  return /^\d+$/.test(text) && Number(text) > maxBytes;
+}
+
+/**
+ * Reads a request body, counting bytes as they stream in: a declared `Content-Length` over `maxBytes` is
+ * refused before reading, a stream that grows past it is cancelled at that chunk. Either way: `413 -32600`.
+ */
+async function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (declaredTooLarge(request.headers.get("content-length"), maxBytes)) {
+    await request.body?.cancel().catch(() => {});
+    throw bodyTooLarge(maxBytes);
+  }
+  const body = request.body;
+  if (body === null) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw bodyTooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return joinChunks(chunks, total);
+}
+
+/** The bytes of `chunks` in one array (the chunk itself when there is one). */
+export function joinChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0]) return chunks[0];
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
