@@ -1,6 +1,7 @@
 import { utf8Length } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { McpkitError } from "../jsonrpc/errors.js";
+import { LazyAbort } from "../jsonrpc/lazy-abort.js";
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcResponse } from "../jsonrpc/message.js";
 import type { ServerLogger } from "../server/options.js";
 import type { Clock } from "./clock.js";
@@ -34,11 +35,10 @@ export interface ExchangeOptions {
  * (or goes away before the answer), `signal` fires so the handler stops.
  */
 export class ResponseExchange {
-  /** Fires when the client goes away. */
-  readonly signal: AbortSignal;
+  /** Fires when the client goes away (an `AbortSignal` is made only if someone asks the handle for one). */
+  readonly signal = new LazyAbort();
   /** Resolves with the answer to send, as soon as its head is known. */
   readonly response: Promise<Answer>;
-  private readonly controller = new AbortController();
   private stream: SseStream | undefined;
   private state: "pending" | "streaming" | "done" = "pending";
   private resolve!: (answer: Answer) => void;
@@ -46,7 +46,6 @@ export class ResponseExchange {
   private dropped = false;
 
   constructor(private readonly options: ExchangeOptions) {
-    this.signal = this.controller.signal;
     this.response = new Promise((resolve) => {
       this.resolve = resolve;
     });
@@ -74,7 +73,7 @@ export class ResponseExchange {
 
   /** Fires `signal` (the request was cancelled, or its session closed); the handler's answer then decides. */
   abort(reason?: unknown): void {
-    this.controller.abort(reason);
+    this.signal.abort(reason);
   }
 
   /** True when this exchange answers with an SSE stream (so it can carry server-to-client requests). */
@@ -170,13 +169,13 @@ export class ResponseExchange {
   }
 
   private cancel(): void {
-    if (this.controller.signal.aborted) return;
+    if (this.signal.aborted) return;
     this.clearFirstKeepAlive();
     if (this.state === "streaming") {
       this.state = "done";
       this.stream?.close();
     }
-    this.controller.abort(new McpkitError("ABORTED", "the client closed the response stream"));
+    this.signal.abort(new McpkitError("ABORTED", "the client closed the response stream"));
   }
 
   private clearFirstKeepAlive(): void {

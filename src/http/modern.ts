@@ -35,7 +35,7 @@ export async function modernPost(
     await resolveIdentity(config.authenticate, request, logger);
     return emptyResponse(202);
   }
-  checkModernHeaders(message, request);
+  const meta = checkModernHeaders(message, request);
   const identity =
     config.authenticate === undefined
       ? undefined
@@ -56,10 +56,12 @@ export async function modernPost(
     onGone: request.onGone,
     logger,
   });
-  void server.handleModern(message, { identity, signal: exchange.signal, notify: exchange.notify }).then(
-    (response) => exchange.finish(response),
-    (error: unknown) => exchange.finish(errorResponse(message.id, error, MODERN_VERSION, logger)),
-  );
+  void server
+    .handleModern(message, { identity, signal: exchange.signal, notify: exchange.notify }, meta)
+    .then(
+      (response) => exchange.finish(response),
+      (error: unknown) => exchange.finish(errorResponse(message.id, error, MODERN_VERSION, logger)),
+    );
   return exchange.response;
 }
 

@@ -1,4 +1,5 @@
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/message.js";
+import type { RequestMeta } from "../protocol/request-meta.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Transport } from "../transports/transport.js";
 import { ServerConnection } from "./connection.js";
@@ -65,9 +66,14 @@ export class Server {
 
   /**
    * Serves one stateless 2026-07-28 request outside any connection (the HTTP transport's path). Never throws.
+   * `checkedMeta`: the request's `_meta` as the transport already checked it (the same checks), not redone.
    */
-  handleModern(request: JsonRpcRequest, env: ModernRequestEnv): Promise<JsonRpcResponse> {
-    return serveModern(this.runtime, request, env);
+  handleModern(
+    request: JsonRpcRequest,
+    env: ModernRequestEnv,
+    checkedMeta?: RequestMeta,
+  ): Promise<JsonRpcResponse> {
+    return serveModern(this.runtime, request, env, checkedMeta);
   }
 
   /**
