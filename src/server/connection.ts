@@ -112,7 +112,23 @@ export class ServerConnection {
     if (this.inFlight.get(id) === abort) this.inFlight.delete(id);
   }
 
-  private async route(
+  /** Routes by the pinned era; once pinned, without an `async` frame (its promise would add hops per request). */
+  private route(
+    request: JsonRpcRequest,
+    info: MessageInfo | undefined,
+    signal: LazyAbort,
+  ): Promise<JsonRpcResponse | Subscription> {
+    if (this.pinned === undefined) return this.routeUnpinned(request, info, signal);
+    try {
+      const identity = info?.identity;
+      if (this.pinned === LEGACY_VERSION) return this.session().handle(request, { identity, signal });
+      return this.routeModern(request, identity, signal);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private async routeUnpinned(
     request: JsonRpcRequest,
     info: MessageInfo | undefined,
     signal: LazyAbort,
@@ -134,14 +150,22 @@ export class ServerConnection {
       if ("result" in response) this.pinned = LEGACY_VERSION;
       return response;
     }
+    return this.routeModern(request, identity, signal);
+  }
+
+  private routeModern(
+    request: JsonRpcRequest,
+    identity: unknown,
+    signal: LazyAbort,
+  ): Promise<JsonRpcResponse | Subscription> {
     let meta: RequestMeta;
     try {
       meta = checkModernRequest(request);
     } catch (error) {
-      return errorResponse(request.id, error, MODERN_VERSION, this.runtime.config.logger);
+      return Promise.resolve(errorResponse(request.id, error, MODERN_VERSION, this.runtime.config.logger));
     }
     this.pinned = MODERN_VERSION;
-    if (request.method === "subscriptions/listen") return this.listen(request);
+    if (request.method === "subscriptions/listen") return Promise.resolve(this.listen(request));
     return serveModern(this.runtime, request, { identity, signal, notify: this.notify }, meta);
   }
 

@@ -122,8 +122,9 @@ export class StdioServerTransport implements Transport {
     else this.input.resume();
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
-    if (this.state === "closed" || this.state === "new") throw closedError();
+  // Not `async`: a frame written at once settles with a shared resolved promise, no frame or hop per message.
+  send(message: JsonRpcMessage): Promise<void> {
+    if (this.state === "closed" || this.state === "new") return Promise.reject(closedError());
     let frame: string;
     try {
       frame = encodeFrame(message, this.policy.maxOutboundFrameBytes);
@@ -136,14 +137,20 @@ export class StdioServerTransport implements Transport {
           .catch(() => {})
           .finally(() => this.answered(message));
       }
-      throw error;
+      return Promise.reject(error);
     }
+    let pending: Promise<void> | undefined;
     try {
-      const pending = this.enqueue(frame);
-      if (pending !== undefined) await pending;
-    } finally {
+      pending = this.enqueue(frame);
+    } catch (error) {
       this.answered(message);
+      return Promise.reject(error);
     }
+    if (pending === undefined) {
+      this.answered(message);
+      return WRITTEN;
+    }
+    return pending.finally(() => this.answered(message));
   }
 
   async close(): Promise<void> {
@@ -349,6 +356,9 @@ export async function serveStdio(
     throw reason.error ?? new McpkitError("TRANSPORT", "the stdio transport failed");
   return reason;
 }
+
+/** What `send` returns for a frame written at once. */
+const WRITTEN: Promise<void> = Promise.resolve();
 
 /** Keeps a late error on a stream this transport no longer uses from crashing the process. */
 function ignoreStreamError(): void {}
