@@ -18,6 +18,8 @@ import { errorResponse } from "./respond.js";
 import type { ServerRuntime } from "./runtime.js";
 import type { Subscription, SubscriptionChannel } from "./subscription.js";
 
+const SENT: Promise<void> = Promise.resolve();
+
 /**
  * A server bound to one transport (stdio, in-process). The first request that settles the era pins it: a
  * successful `initialize` pins 2025-11-25, a request with valid 2026 `_meta` pins 2026-07-28; afterwards the
@@ -216,14 +218,20 @@ export class ServerConnection {
     return this.legacy;
   }
 
-  private async send(message: JsonRpcMessage): Promise<void> {
-    if (this.isClosed) return;
+  /** Sends; a failure is logged, never thrown. Not `async`: one `then` instead of a frame per message. */
+  private send(message: JsonRpcMessage): Promise<void> {
+    if (this.isClosed) return SENT;
     try {
-      await this.transport.send(message);
+      return this.transport.send(message).then(undefined, this.sendFailed);
     } catch (error) {
-      if (!this.isClosed) this.runtime.config.logger.warn("could not send a message", error);
+      this.sendFailed(error);
+      return SENT;
     }
   }
+
+  private readonly sendFailed = (error: unknown): void => {
+    if (!this.isClosed) this.runtime.config.logger.warn("could not send a message", error);
+  };
 
   private end(reason: TransportCloseReason): void {
     if (this.isClosed) return;
