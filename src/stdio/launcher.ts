@@ -65,6 +65,9 @@ export interface LaunchedStdio extends Transport {
   readonly closed: Promise<TransportCloseReason>;
 }
 
+/** What `send` returns for a frame written at once. */
+const WRITTEN: Promise<void> = Promise.resolve();
+
 /** How long stdout and stderr get to reach end-of-file after cleanup before they are destroyed. */
 const STREAM_END_MS = 1_000;
 /** Most characters of an offending stdout line kept in a protocol error. */
@@ -162,6 +165,8 @@ class StdioProcess implements LaunchedStdio {
   /** While a write waits for `drain`, the writes after it wait behind it, in order; otherwise none waits. */
   private backlog: Promise<void> | undefined;
   private readonly writeStop = new AbortController();
+  /** Set with `writeStop`; read per write, where a plain field is cheaper than the signal's getters. */
+  private writesStopped = false;
   private readonly decoder: FrameDecoder;
   private readonly stderr: StderrCapture | undefined;
   private exitStatus: StdioExit | undefined;
@@ -222,13 +227,19 @@ class StdioProcess implements LaunchedStdio {
     return this.starting;
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
-    if (!this.child || this.closing || this.sequence) throw this.notOpen();
-    const frame = encodeFrame(message, this.launch.policy.maxOutboundFrameBytes);
+  // Not `async`: a frame written at once settles with a shared resolved promise, no frame or hop per message.
+  send(message: JsonRpcMessage): Promise<void> {
+    if (!this.child || this.closing || this.sequence) return Promise.reject(this.notOpen());
+    let frame: string;
+    try {
+      frame = encodeFrame(message, this.launch.policy.maxOutboundFrameBytes);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const backlog = this.backlog;
     // Nothing waiting: written at once, without a hop.
     const written = backlog === undefined ? this.write(frame) : backlog.then(() => this.write(frame));
-    if (written === undefined) return;
+    if (written === undefined) return WRITTEN;
     const tail: Promise<void> = written.then(
       () => this.clearBacklog(tail),
       () => this.clearBacklog(tail),
@@ -310,7 +321,7 @@ class StdioProcess implements LaunchedStdio {
   /** Writes one frame; `undefined` when it is done, a promise when it waits for `drain`. */
   private write(frame: string): Promise<void> | undefined {
     const stdin = this.child?.stdin;
-    if (!stdin || this.writeStop.signal.aborted) return Promise.reject(this.notOpen());
+    if (!stdin || this.writesStopped) return Promise.reject(this.notOpen());
     if (stdin.write(frame)) return undefined;
     return drained(stdin, this.writeStop.signal, () => this.notOpen());
   }
@@ -348,6 +359,7 @@ class StdioProcess implements LaunchedStdio {
     if (!child) return Promise.resolve();
     // After the root exits on its own, what it wrote before exiting is still delivered.
     this.reading = cause.kind === "exit";
+    this.writesStopped = true;
     this.writeStop.abort();
     child.stdin?.end();
     this.sequence = this.finish(child, cause);
