@@ -12,6 +12,7 @@ import type {
 import { cleanupFailed, runCleanup, type StdioCleanupReport, type StdioExit, within } from "./cleanup.js";
 import { decodeFrame, encodeFrame, FrameDecoder, inboundLimitError } from "./framing.js";
 import { type StdioPolicyInput, type StdioSecurityPolicy, stdioPolicy } from "./policy.js";
+import { PollWindow } from "./poll-window.js";
 import { type ProcessOps, systemProcessOps } from "./process-tree.js";
 import { type ChildEnvInput, checkDirectory, childEnvironment, resolveCommand } from "./spawn-config.js";
 import { StderrCapture, type StderrHandler } from "./stderr.js";
@@ -167,6 +168,8 @@ class StdioProcess implements LaunchedStdio {
   private readonly writeStop = new AbortController();
   /** Set with `writeStop`; read per write, where a plain field is cheaper than the signal's getters. */
   private writesStopped = false;
+  /** Polls for the answer a moment after each write instead of sleeping at once (see `PollWindow`). */
+  private readonly poll = new PollWindow();
   private readonly decoder: FrameDecoder;
   private readonly stderr: StderrCapture | undefined;
   private exitStatus: StdioExit | undefined;
@@ -322,7 +325,9 @@ class StdioProcess implements LaunchedStdio {
   private write(frame: string): Promise<void> | undefined {
     const stdin = this.child?.stdin;
     if (!stdin || this.writesStopped) return Promise.reject(this.notOpen());
-    if (stdin.write(frame)) return undefined;
+    const flushed = stdin.write(frame);
+    this.poll.extend();
+    if (flushed) return undefined;
     return drained(stdin, this.writeStop.signal, () => this.notOpen());
   }
 
@@ -360,6 +365,7 @@ class StdioProcess implements LaunchedStdio {
     // After the root exits on its own, what it wrote before exiting is still delivered.
     this.reading = cause.kind === "exit";
     this.writesStopped = true;
+    this.poll.stop();
     this.writeStop.abort();
     child.stdin?.end();
     this.sequence = this.finish(child, cause);

@@ -13,6 +13,7 @@ import type { Server } from "../server/server.js";
 import type { Transport, TransportCloseReason, TransportHandlers } from "../transports/transport.js";
 import { decodeFrame, encodeFrame, FrameDecoder, inboundLimitError } from "./framing.js";
 import { type StdioPolicyInput, type StdioSecurityPolicy, stdioPolicy } from "./policy.js";
+import { PollWindow } from "./poll-window.js";
 
 /** Options of {@link StdioServerTransport}. */
 export interface StdioServerTransportOptions {
@@ -83,6 +84,8 @@ export class StdioServerTransport implements Transport {
   private drainTimer: ReturnType<typeof setTimeout> | undefined;
   /** Requests received and not yet answered (by id; a count, for duplicate ids). */
   private readonly unanswered = new Map<RequestId, number>();
+  /** Polls for the next request a moment after each write instead of sleeping at once (see `PollWindow`). */
+  private readonly poll = new PollWindow();
 
   constructor(options: StdioServerTransportOptions = {}) {
     this.policy = stdioPolicy((options.policy ?? {}) as StdioPolicyInput);
@@ -282,7 +285,9 @@ export class StdioServerTransport implements Transport {
 
   private write(frame: string): Promise<void> | undefined {
     if (this.state === "closed") return Promise.reject(closedError());
-    if (this.output.write(frame)) return undefined;
+    const flushed = this.output.write(frame);
+    this.poll.extend();
+    if (flushed) return undefined;
     // Backpressure: read nothing more until the peer has taken what we wrote.
     if (this.state === "open") this.input.pause();
     return new Promise((resolve, reject) => {
@@ -298,6 +303,7 @@ export class StdioServerTransport implements Transport {
   private finish(reason: TransportCloseReason): void {
     if (this.state === "closed") return;
     this.state = "closed";
+    this.poll.stop();
     if (this.drainTimer !== undefined) clearTimeout(this.drainTimer);
     this.stopReading();
     this.input.off("end", this.onInputEnd);
