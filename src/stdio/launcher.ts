@@ -95,7 +95,8 @@ interface Launch {
 
 /**
  * Prepares an MCP server subprocess and returns the transport to it; `start()` spawns it in its own process
- * group with a fresh cleanup marker in its environment. Configuration problems (an unknown key, a command not
+ * group with a fresh cleanup marker in its environment. After each write the event loop keeps polling for
+ * 0.1 ms, so that a prompt answer is read without the process going to sleep first. Configuration problems (an unknown key, a command not
  * found, capture without a handler) throw `McpkitError` `INVALID_CONFIG` here, before anything runs; Windows
  * throws `UNSUPPORTED`.
  *

@@ -505,3 +505,19 @@ describe("a real subprocess on stdin/stdout", () => {
     expect(p.stderr()).toContain("MESSAGE_TOO_LARGE: an inbound frame exceeds maxFrameBytes (256 bytes)");
   });
 });
+
+describe("StdioServerTransport: polling after a write", () => {
+  const immediates = () => process.getActiveResourcesInfo().filter((kind) => kind === "Immediate").length;
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it("keeps the loop turning right after a write, and not once closed", async () => {
+    const t = await started();
+    const before = immediates();
+    await t.transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(immediates()).toBeGreaterThan(before);
+    await t.transport.close();
+    await turn();
+    await turn();
+    expect(immediates()).toBe(before);
+  });
+});

@@ -54,6 +54,8 @@ interface DrainWaiter {
  *   written; when it is a response, the peer gets a -32603 error for that id instead, so it does not wait.
  * - Output backpressure is respected: while the output has not drained, further writes wait and the input is
  *   paused.
+ * - After each write the event loop keeps polling for 0.1 ms (see `PollWindow`), so that a request that follows
+ *   at once is read without the process going to sleep first.
  * - When the input ends, requests already received are answered (for up to `drainTimeoutMs`), then the
  *   transport closes with `{ kind: "remote" }`. An I/O error on either stream closes it with `kind: "error"`.
  * - At the end (`close()`, the input's end, a failure) it stops reading and writing. It never ends or destroys
