@@ -12,7 +12,7 @@ import type {
 import { cleanupFailed, runCleanup, type StdioCleanupReport, type StdioExit, within } from "./cleanup.js";
 import { decodeFrame, encodeFrame, FrameDecoder, inboundLimitError } from "./framing.js";
 import { type StdioPolicyInput, type StdioSecurityPolicy, stdioPolicy } from "./policy.js";
-import { PollWindow } from "./poll-window.js";
+import { PollWindow, pollWindowOption } from "./poll-window.js";
 import { type ProcessOps, systemProcessOps } from "./process-tree.js";
 import { type ChildEnvInput, checkDirectory, childEnvironment, resolveCommand } from "./spawn-config.js";
 import { StderrCapture, type StderrHandler } from "./stderr.js";
@@ -39,6 +39,11 @@ export interface LaunchStdioOptions {
   onStderr?: StderrHandler;
   /** A launch-static identity attached to every message received (`MessageInfo.identity`). */
   identity?: unknown;
+  /**
+   * How long the event loop keeps polling after each write, so that a prompt answer is read without a sleep
+   * and wake-up: 0 to 10 ms, 0 never polls (default 0.1).
+   */
+  pollAfterWriteMs?: number;
 }
 
 /** A transport to a launched subprocess, with what is known about the process. */
@@ -74,7 +79,16 @@ const STREAM_END_MS = 1_000;
 /** Most characters of an offending stdout line kept in a protocol error. */
 const PREVIEW_CHARS = 64;
 
-const LAUNCH_KEYS = new Set(["command", "args", "cwd", "env", "policy", "onStderr", "identity"]);
+const LAUNCH_KEYS = new Set([
+  "command",
+  "args",
+  "cwd",
+  "env",
+  "policy",
+  "onStderr",
+  "identity",
+  "pollAfterWriteMs",
+]);
 
 type EndCause =
   | { kind: "close" }
@@ -91,12 +105,13 @@ interface Launch {
   policy: StdioSecurityPolicy;
   onStderr: StderrHandler | undefined;
   info: MessageInfo | undefined;
+  pollMs: number;
 }
 
 /**
  * Prepares an MCP server subprocess and returns the transport to it; `start()` spawns it in its own process
  * group with a fresh cleanup marker in its environment. After each write the event loop keeps polling for
- * 0.1 ms, so that a prompt answer is read without the process going to sleep first. Configuration problems (an unknown key, a command not
+ * `pollAfterWriteMs` (0.1 ms), so that a prompt answer is read without the process going to sleep first. Configuration problems (an unknown key, a command not
  * found, capture without a handler) throw `McpkitError` `INVALID_CONFIG` here, before anything runs; Windows
  * throws `UNSUPPORTED`.
  *
@@ -148,7 +163,8 @@ function prepare(options: LaunchStdioOptions): Launch {
   const env = childEnvironment(policy.environment, options.env, marker);
   const command = resolveCommand(options.command, cwd, options.env?.PATH ?? process.env.PATH);
   const info = options.identity === undefined ? undefined : { identity: options.identity };
-  return { command, args: [...args], cwd, env, marker, policy, onStderr, info };
+  const pollMs = pollWindowOption(options.pollAfterWriteMs);
+  return { command, args: [...args], cwd, env, marker, policy, onStderr, info, pollMs };
 }
 
 class StdioProcess implements LaunchedStdio {
@@ -170,7 +186,7 @@ class StdioProcess implements LaunchedStdio {
   /** Set with `writeStop`; read per write, where a plain field is cheaper than the signal's getters. */
   private writesStopped = false;
   /** Polls for the answer a moment after each write instead of sleeping at once (see `PollWindow`). */
-  private readonly poll = new PollWindow();
+  private readonly poll: PollWindow;
   private readonly decoder: FrameDecoder;
   private readonly stderr: StderrCapture | undefined;
   private exitStatus: StdioExit | undefined;
@@ -195,6 +211,7 @@ class StdioProcess implements LaunchedStdio {
       (frame) => this.frame(frame),
     );
     this.stderr = onStderr ? new StderrCapture(policy.maxStderrBytes, onStderr) : undefined;
+    this.poll = new PollWindow(launch.pollMs);
   }
 
   get command(): string {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PollWindow } from "./poll-window.js";
+import { PollWindow, pollWindowOption } from "./poll-window.js";
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -55,5 +55,19 @@ describe("PollWindow", () => {
     const poll = new PollWindow(0);
     poll.extend();
     expect(poll.active).toBe(false);
+  });
+});
+
+describe("pollWindowOption", () => {
+  it("defaults to 0.1 ms and takes 0 to 10", () => {
+    expect(pollWindowOption(undefined)).toBe(0.1);
+    expect(pollWindowOption(0)).toBe(0);
+    expect(pollWindowOption(10)).toBe(10);
+  });
+
+  it.each([-1, 10.5, Number.NaN, Number.POSITIVE_INFINITY, "1"])("refuses %s", (value) => {
+    expect(() => pollWindowOption(value)).toThrow(
+      expect.objectContaining({ code: "INVALID_CONFIG", details: { key: "pollAfterWriteMs" } }),
+    );
   });
 });

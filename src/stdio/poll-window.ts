@@ -1,8 +1,25 @@
+import { McpkitError } from "../jsonrpc/errors.js";
+
 /**
- * How long the event loop keeps polling after a frame is written (in ms). Long enough for a nearby peer's
+ * How long the event loop keeps polling after a frame is written (in ms), by default. Long enough for a nearby peer's
  * answer on a busy machine, short enough that an idle connection costs next to nothing.
  */
 export const POLL_WINDOW_MS = 0.1;
+/** The longest poll window an option may ask for (in ms). */
+export const MAX_POLL_WINDOW_MS = 10;
+
+/** Checks a `pollAfterWriteMs` option: a number from 0 (never poll) to 10; absent means the default. */
+export function pollWindowOption(value: unknown): number {
+  if (value === undefined) return POLL_WINDOW_MS;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > MAX_POLL_WINDOW_MS) {
+    throw new McpkitError(
+      "INVALID_CONFIG",
+      `pollAfterWriteMs must be a number from 0 to ${MAX_POLL_WINDOW_MS}`,
+      { details: { key: "pollAfterWriteMs" } },
+    );
+  }
+  return value;
+}
 
 /**
  * Keeps the event loop turning for a short window after each write: one `setImmediate` after another, each

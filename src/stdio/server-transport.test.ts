@@ -520,4 +520,15 @@ describe("StdioServerTransport: polling after a write", () => {
     await turn();
     expect(immediates()).toBe(before);
   });
+
+  it("does not poll with pollAfterWriteMs 0, and refuses a window out of range", async () => {
+    const t = await started({ pollAfterWriteMs: 0 });
+    const before = immediates();
+    await t.transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(immediates()).toBe(before);
+    await t.transport.close();
+    expect(() => new StdioServerTransport({ pollAfterWriteMs: 11 })).toThrow(
+      expect.objectContaining({ code: "INVALID_CONFIG" }),
+    );
+  });
 });

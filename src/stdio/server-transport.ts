@@ -13,7 +13,7 @@ import type { Server } from "../server/server.js";
 import type { Transport, TransportCloseReason, TransportHandlers } from "../transports/transport.js";
 import { decodeFrame, encodeFrame, FrameDecoder, inboundLimitError } from "./framing.js";
 import { type StdioPolicyInput, type StdioSecurityPolicy, stdioPolicy } from "./policy.js";
-import { PollWindow } from "./poll-window.js";
+import { PollWindow, pollWindowOption } from "./poll-window.js";
 
 /** Options of {@link StdioServerTransport}. */
 export interface StdioServerTransportOptions {
@@ -32,6 +32,11 @@ export interface StdioServerTransportOptions {
    * closes (default 5,000 ms; 0 closes at once).
    */
   drainTimeoutMs?: number;
+  /**
+   * How long the event loop keeps polling after each write, so that a request that follows at once is read
+   * without a sleep and wake-up: 0 to 10 ms, 0 never polls (default 0.1).
+   */
+  pollAfterWriteMs?: number;
 }
 
 type State = "new" | "open" | "draining" | "closed";
@@ -54,8 +59,8 @@ interface DrainWaiter {
  *   written; when it is a response, the peer gets a -32603 error for that id instead, so it does not wait.
  * - Output backpressure is respected: while the output has not drained, further writes wait and the input is
  *   paused.
- * - After each write the event loop keeps polling for 0.1 ms (see `PollWindow`), so that a request that follows
- *   at once is read without the process going to sleep first.
+ * - After each write the event loop keeps polling for `pollAfterWriteMs` (0.1 ms), so that a request that
+ *   follows at once is read without the process going to sleep first.
  * - When the input ends, requests already received are answered (for up to `drainTimeoutMs`), then the
  *   transport closes with `{ kind: "remote" }`. An I/O error on either stream closes it with `kind: "error"`.
  * - At the end (`close()`, the input's end, a failure) it stops reading and writing. It never ends or destroys
@@ -87,7 +92,7 @@ export class StdioServerTransport implements Transport {
   /** Requests received and not yet answered (by id; a count, for duplicate ids). */
   private readonly unanswered = new Map<RequestId, number>();
   /** Polls for the next request a moment after each write instead of sleeping at once (see `PollWindow`). */
-  private readonly poll = new PollWindow();
+  private readonly poll: PollWindow;
 
   constructor(options: StdioServerTransportOptions = {}) {
     this.policy = stdioPolicy((options.policy ?? {}) as StdioPolicyInput);
@@ -98,6 +103,7 @@ export class StdioServerTransport implements Transport {
       });
     }
     this.drainTimeoutMs = drain;
+    this.poll = new PollWindow(pollWindowOption(options.pollAfterWriteMs));
     this.ownsInput = options.input === undefined;
     this.input = options.input ?? process.stdin;
     this.output = options.output ?? process.stdout;
