@@ -80,17 +80,26 @@ export class RpcChannel {
     });
   }
 
-  /** Sends one request and resolves with its raw `result`. */
-  async request(
+  /**
+   * Sends one request and resolves with its raw `result`. Not `async`: the answer reaches the caller one hop
+   * after it settles, and nothing waits on the transport's own promise unless it rejects.
+   */
+  request(
     method: string,
     params: { [key: string]: unknown },
     options: ExchangeOptions,
   ): Promise<ResultObject> {
     const { deadline } = options;
-    if (this.closedError) throw this.closedError;
-    deadline.throwIfEnded();
-    const { id, promise } = this.pending.open();
-    options.onId?.(id);
+    if (this.closedError) return Promise.reject(this.closedError);
+    if (deadline.aborted) return Promise.reject(deadline.reason);
+    let opened: ReturnType<PendingTable["open"]>;
+    try {
+      opened = this.pending.open();
+      options.onId?.(opened.id);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const { id, promise } = opened;
     let sent = params;
     if (options.onProgress) {
       this.progress.set(id, options.onProgress);
@@ -105,20 +114,33 @@ export class RpcChannel {
       if (options.cancelOnAbort) this.sendCancelled(id, reason, options.cancelMeta);
     };
     deadline.addEventListener("abort", onAbort);
+    const failed = (error: unknown) => {
+      this.pending.reject(id, sendFailure(error));
+    };
     try {
-      try {
-        await this.transport.send(
-          { jsonrpc: "2.0", id, method, params: sent },
-          new SendHints(deadline, options.toolInputSchema),
-        );
-      } catch (error) {
-        this.pending.reject(id, sendFailure(error));
-      }
-      return await promise;
-    } finally {
+      // A plain JavaScript transport may return nothing from send: nothing to wait for then.
+      const sending: Promise<void> | undefined = this.transport.send(
+        { jsonrpc: "2.0", id, method, params: sent },
+        new SendHints(deadline, options.toolInputSchema),
+      );
+      sending?.then(undefined, failed);
+    } catch (error) {
+      failed(error);
+    }
+    const cleanup = () => {
       deadline.removeEventListener("abort", onAbort);
       if (options.onProgress) this.progress.delete(id);
-    }
+    };
+    return promise.then(
+      (result) => {
+        cleanup();
+        return result;
+      },
+      (error: unknown) => {
+        cleanup();
+        throw error;
+      },
+    );
   }
 
   /** Sends one notification. */

@@ -158,23 +158,34 @@ export abstract class ClientCore {
   }
 
   /** One operation with one deadline: era-shaped params, the exchange, and the result's shape check. */
-  protected async send(
+  protected send(
     method: string,
     params: { [key: string]: unknown },
     options: RequestOptions = {},
     unresolvedInput: "return" | "throw" = "throw",
   ): Promise<ResultObject> {
-    const era = this.requireConnected();
-    const deadline = new Deadline({
-      timeoutMs: checkTimeout("timeoutMs", options.timeoutMs, this.config.requestTimeoutMs),
-      signal: options.signal,
-      what: method,
-    });
+    let era: Era;
+    let deadline: Deadline;
     try {
-      return await this.exchange(era, method, params, options, deadline, unresolvedInput);
-    } finally {
-      deadline.dispose();
+      era = this.requireConnected();
+      deadline = new Deadline({
+        timeoutMs: checkTimeout("timeoutMs", options.timeoutMs, this.config.requestTimeoutMs),
+        signal: options.signal,
+        what: method,
+      });
+    } catch (error) {
+      return Promise.reject(error);
     }
+    return this.exchange(era, method, params, options, deadline, unresolvedInput).then(
+      (result) => {
+        deadline.dispose();
+        return result;
+      },
+      (error: unknown) => {
+        deadline.dispose();
+        throw error;
+      },
+    );
   }
 
   /** Fails with `UNSUPPORTED`, sending nothing, unless the connection is in the 2025-11-25 era. */
@@ -220,8 +231,11 @@ export abstract class ClientCore {
     }
   }
 
-  /** One exchange, and in 2026-07-28 the input rounds it asks for, under the operation's one deadline. */
-  private async exchange(
+  /**
+   * One exchange, and in 2026-07-28 the input rounds it asks for, under the operation's one deadline. Chained
+   * with `then` rather than nested `async` calls: the answer reaches the caller in fewer hops.
+   */
+  private exchange(
     era: Era,
     method: string,
     params: { [key: string]: unknown },
@@ -229,11 +243,19 @@ export abstract class ClientCore {
     deadline: Deadline,
     unresolved: "return" | "throw" = "throw",
   ): Promise<ResultObject> {
-    const first = await this.exchangeOnce(era, method, params, options, deadline);
-    if (era === LEGACY_VERSION || !isInputRequiredResult(first)) return first;
-    const send = (retry: { [key: string]: unknown }) =>
-      this.exchangeOnce(era, method, retry, options, deadline);
-    return completeInput(first, { method, params, deadline, send, unresolved }, this.input);
+    let answer: Promise<ResultObject>;
+    try {
+      answer = this.requestOnce(era, method, params, options, deadline);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return answer.then((raw) => {
+      const first = checkResult(method, raw);
+      if (era === LEGACY_VERSION || !isInputRequiredResult(first)) return first;
+      const send = (retry: { [key: string]: unknown }) =>
+        this.exchangeOnce(era, method, retry, options, deadline);
+      return completeInput(first, { method, params, deadline, send, unresolved }, this.input);
+    });
   }
 
   private async exchangeOnce(
@@ -243,14 +265,24 @@ export abstract class ClientCore {
     options: RequestOptions,
     deadline: Deadline,
   ): Promise<ResultObject> {
-    const result = await this.channel.request(method, paramsForEra(era, this.config, params, options.meta), {
+    return checkResult(method, await this.requestOnce(era, method, params, options, deadline));
+  }
+
+  /** Sends one request shaped for the era; its raw result, unchecked. May throw before sending. */
+  private requestOnce(
+    era: Era,
+    method: string,
+    params: { [key: string]: unknown },
+    options: RequestOptions,
+    deadline: Deadline,
+  ): Promise<ResultObject> {
+    return this.channel.request(method, paramsForEra(era, this.config, params, options.meta), {
       deadline,
       onProgress: options.onProgress ?? this.config.onProgress,
       cancelOnAbort: era === LEGACY_VERSION || !cancelsByStream(this.config.transport),
       cancelMeta: era === LEGACY_VERSION ? undefined : this.cancelMeta(),
       toolInputSchema: (options as CallToolOptions).toolInputSchema,
     });
-    return checkResult(method, result);
   }
 
   /** The `_meta` of this client's 2026 `notifications/cancelled`, built once (the channel copies it per use). */

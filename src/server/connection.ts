@@ -18,6 +18,8 @@ import { errorResponse } from "./respond.js";
 import type { ServerRuntime } from "./runtime.js";
 import type { Subscription, SubscriptionChannel } from "./subscription.js";
 
+const SENT: Promise<void> = Promise.resolve();
+
 /**
  * A server bound to one transport (stdio, in-process). The first request that settles the era pins it: a
  * successful `initialize` pins 2025-11-25, a request with valid 2026 `_meta` pins 2026-07-28; afterwards the
@@ -112,7 +114,23 @@ export class ServerConnection {
     if (this.inFlight.get(id) === abort) this.inFlight.delete(id);
   }
 
-  private async route(
+  /** Routes by the pinned era; once pinned, without an `async` frame (its promise would add hops per request). */
+  private route(
+    request: JsonRpcRequest,
+    info: MessageInfo | undefined,
+    signal: LazyAbort,
+  ): Promise<JsonRpcResponse | Subscription> {
+    if (this.pinned === undefined) return this.routeUnpinned(request, info, signal);
+    try {
+      const identity = info?.identity;
+      if (this.pinned === LEGACY_VERSION) return this.session().handle(request, { identity, signal });
+      return this.routeModern(request, identity, signal);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private async routeUnpinned(
     request: JsonRpcRequest,
     info: MessageInfo | undefined,
     signal: LazyAbort,
@@ -134,14 +152,22 @@ export class ServerConnection {
       if ("result" in response) this.pinned = LEGACY_VERSION;
       return response;
     }
+    return this.routeModern(request, identity, signal);
+  }
+
+  private routeModern(
+    request: JsonRpcRequest,
+    identity: unknown,
+    signal: LazyAbort,
+  ): Promise<JsonRpcResponse | Subscription> {
     let meta: RequestMeta;
     try {
       meta = checkModernRequest(request);
     } catch (error) {
-      return errorResponse(request.id, error, MODERN_VERSION, this.runtime.config.logger);
+      return Promise.resolve(errorResponse(request.id, error, MODERN_VERSION, this.runtime.config.logger));
     }
     this.pinned = MODERN_VERSION;
-    if (request.method === "subscriptions/listen") return this.listen(request);
+    if (request.method === "subscriptions/listen") return Promise.resolve(this.listen(request));
     return serveModern(this.runtime, request, { identity, signal, notify: this.notify }, meta);
   }
 
@@ -192,14 +218,20 @@ export class ServerConnection {
     return this.legacy;
   }
 
-  private async send(message: JsonRpcMessage): Promise<void> {
-    if (this.isClosed) return;
+  /** Sends; a failure is logged, never thrown. Not `async`: one `then` instead of a frame per message. */
+  private send(message: JsonRpcMessage): Promise<void> {
+    if (this.isClosed) return SENT;
     try {
-      await this.transport.send(message);
+      return this.transport.send(message).then(undefined, this.sendFailed);
     } catch (error) {
-      if (!this.isClosed) this.runtime.config.logger.warn("could not send a message", error);
+      this.sendFailed(error);
+      return SENT;
     }
   }
+
+  private readonly sendFailed = (error: unknown): void => {
+    if (!this.isClosed) this.runtime.config.logger.warn("could not send a message", error);
+  };
 
   private end(reason: TransportCloseReason): void {
     if (this.isClosed) return;

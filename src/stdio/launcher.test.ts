@@ -46,12 +46,19 @@ describe("launchStdio configuration", () => {
       { command: "sh", policy: { stderr: "capture" } },
       { command: "sh", onStderr: () => {} },
       { command: "sh", onStderr: "yes", policy: { stderr: "capture" } },
+      { command: "sh", pollAfterWriteMs: -1 },
+      { command: "sh", pollAfterWriteMs: 60_000 },
     ];
     for (const options of bad) {
       expect(() => launchStdio(options as never), JSON.stringify(options)).toThrow(
         expect.objectContaining({ code: "INVALID_CONFIG" }),
       );
     }
+  });
+
+  it("takes a poll window from 0 to 10 ms", () => {
+    expect(() => launchStdio({ command: "sh", pollAfterWriteMs: 0 })).not.toThrow();
+    expect(() => launchStdio({ command: "sh", pollAfterWriteMs: 10 })).not.toThrow();
   });
 
   it("fails a missing command before anything is spawned", () => {
@@ -218,5 +225,27 @@ describe("launchStdio runtime", () => {
       rootExit: { code: null, signal: "SIGKILL" },
       survivors: [],
     });
+  });
+});
+
+describe("launchStdio: polling after a write", () => {
+  const immediates = () => process.getActiveResourcesInfo().filter((kind) => kind === "Immediate").length;
+
+  it("keeps the loop turning right after a write, unless pollAfterWriteMs is 0", async () => {
+    for (const [pollAfterWriteMs, polls] of [
+      [undefined, true],
+      [0, false],
+    ] as const) {
+      const transport = launchStdio({
+        command: "sh",
+        args: ["-c", "cat >/dev/null"],
+        ...(pollAfterWriteMs === undefined ? {} : { pollAfterWriteMs }),
+      });
+      await transport.start({ message: () => {}, close: () => {} });
+      const before = immediates();
+      await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      expect(immediates() > before, String(pollAfterWriteMs)).toBe(polls);
+      await transport.close();
+    }
   });
 });

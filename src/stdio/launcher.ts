@@ -12,6 +12,7 @@ import type {
 import { cleanupFailed, runCleanup, type StdioCleanupReport, type StdioExit, within } from "./cleanup.js";
 import { decodeFrame, encodeFrame, FrameDecoder, inboundLimitError } from "./framing.js";
 import { type StdioPolicyInput, type StdioSecurityPolicy, stdioPolicy } from "./policy.js";
+import { PollWindow, pollWindowOption } from "./poll-window.js";
 import { type ProcessOps, systemProcessOps } from "./process-tree.js";
 import { type ChildEnvInput, checkDirectory, childEnvironment, resolveCommand } from "./spawn-config.js";
 import { StderrCapture, type StderrHandler } from "./stderr.js";
@@ -38,6 +39,11 @@ export interface LaunchStdioOptions {
   onStderr?: StderrHandler;
   /** A launch-static identity attached to every message received (`MessageInfo.identity`). */
   identity?: unknown;
+  /**
+   * How long the event loop keeps polling after each write, so that a prompt answer is read without a sleep
+   * and wake-up: 0 to 10 ms, 0 never polls (default 0.1).
+   */
+  pollAfterWriteMs?: number;
 }
 
 /** A transport to a launched subprocess, with what is known about the process. */
@@ -65,12 +71,24 @@ export interface LaunchedStdio extends Transport {
   readonly closed: Promise<TransportCloseReason>;
 }
 
+/** What `send` returns for a frame written at once. */
+const WRITTEN: Promise<void> = Promise.resolve();
+
 /** How long stdout and stderr get to reach end-of-file after cleanup before they are destroyed. */
 const STREAM_END_MS = 1_000;
 /** Most characters of an offending stdout line kept in a protocol error. */
 const PREVIEW_CHARS = 64;
 
-const LAUNCH_KEYS = new Set(["command", "args", "cwd", "env", "policy", "onStderr", "identity"]);
+const LAUNCH_KEYS = new Set([
+  "command",
+  "args",
+  "cwd",
+  "env",
+  "policy",
+  "onStderr",
+  "identity",
+  "pollAfterWriteMs",
+]);
 
 type EndCause =
   | { kind: "close" }
@@ -87,11 +105,13 @@ interface Launch {
   policy: StdioSecurityPolicy;
   onStderr: StderrHandler | undefined;
   info: MessageInfo | undefined;
+  pollMs: number;
 }
 
 /**
  * Prepares an MCP server subprocess and returns the transport to it; `start()` spawns it in its own process
- * group with a fresh cleanup marker in its environment. Configuration problems (an unknown key, a command not
+ * group with a fresh cleanup marker in its environment. After each write the event loop keeps polling for
+ * `pollAfterWriteMs` (0.1 ms), so that a prompt answer is read without the process going to sleep first. Configuration problems (an unknown key, a command not
  * found, capture without a handler) throw `McpkitError` `INVALID_CONFIG` here, before anything runs; Windows
  * throws `UNSUPPORTED`.
  *
@@ -143,7 +163,8 @@ function prepare(options: LaunchStdioOptions): Launch {
   const env = childEnvironment(policy.environment, options.env, marker);
   const command = resolveCommand(options.command, cwd, options.env?.PATH ?? process.env.PATH);
   const info = options.identity === undefined ? undefined : { identity: options.identity };
-  return { command, args: [...args], cwd, env, marker, policy, onStderr, info };
+  const pollMs = pollWindowOption(options.pollAfterWriteMs);
+  return { command, args: [...args], cwd, env, marker, policy, onStderr, info, pollMs };
 }
 
 class StdioProcess implements LaunchedStdio {
@@ -162,6 +183,10 @@ class StdioProcess implements LaunchedStdio {
   /** While a write waits for `drain`, the writes after it wait behind it, in order; otherwise none waits. */
   private backlog: Promise<void> | undefined;
   private readonly writeStop = new AbortController();
+  /** Set with `writeStop`; read per write, where a plain field is cheaper than the signal's getters. */
+  private writesStopped = false;
+  /** Polls for the answer a moment after each write instead of sleeping at once (see `PollWindow`). */
+  private readonly poll: PollWindow;
   private readonly decoder: FrameDecoder;
   private readonly stderr: StderrCapture | undefined;
   private exitStatus: StdioExit | undefined;
@@ -186,6 +211,7 @@ class StdioProcess implements LaunchedStdio {
       (frame) => this.frame(frame),
     );
     this.stderr = onStderr ? new StderrCapture(policy.maxStderrBytes, onStderr) : undefined;
+    this.poll = new PollWindow(launch.pollMs);
   }
 
   get command(): string {
@@ -222,13 +248,19 @@ class StdioProcess implements LaunchedStdio {
     return this.starting;
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
-    if (!this.child || this.closing || this.sequence) throw this.notOpen();
-    const frame = encodeFrame(message, this.launch.policy.maxOutboundFrameBytes);
+  // Not `async`: a frame written at once settles with a shared resolved promise, no frame or hop per message.
+  send(message: JsonRpcMessage): Promise<void> {
+    if (!this.child || this.closing || this.sequence) return Promise.reject(this.notOpen());
+    let frame: string;
+    try {
+      frame = encodeFrame(message, this.launch.policy.maxOutboundFrameBytes);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const backlog = this.backlog;
     // Nothing waiting: written at once, without a hop.
     const written = backlog === undefined ? this.write(frame) : backlog.then(() => this.write(frame));
-    if (written === undefined) return;
+    if (written === undefined) return WRITTEN;
     const tail: Promise<void> = written.then(
       () => this.clearBacklog(tail),
       () => this.clearBacklog(tail),
@@ -310,8 +342,10 @@ class StdioProcess implements LaunchedStdio {
   /** Writes one frame; `undefined` when it is done, a promise when it waits for `drain`. */
   private write(frame: string): Promise<void> | undefined {
     const stdin = this.child?.stdin;
-    if (!stdin || this.writeStop.signal.aborted) return Promise.reject(this.notOpen());
-    if (stdin.write(frame)) return undefined;
+    if (!stdin || this.writesStopped) return Promise.reject(this.notOpen());
+    const flushed = stdin.write(frame);
+    this.poll.extend();
+    if (flushed) return undefined;
     return drained(stdin, this.writeStop.signal, () => this.notOpen());
   }
 
@@ -348,6 +382,8 @@ class StdioProcess implements LaunchedStdio {
     if (!child) return Promise.resolve();
     // After the root exits on its own, what it wrote before exiting is still delivered.
     this.reading = cause.kind === "exit";
+    this.writesStopped = true;
+    this.poll.stop();
     this.writeStop.abort();
     child.stdin?.end();
     this.sequence = this.finish(child, cause);

@@ -505,3 +505,30 @@ describe("a real subprocess on stdin/stdout", () => {
     expect(p.stderr()).toContain("MESSAGE_TOO_LARGE: an inbound frame exceeds maxFrameBytes (256 bytes)");
   });
 });
+
+describe("StdioServerTransport: polling after a write", () => {
+  const immediates = () => process.getActiveResourcesInfo().filter((kind) => kind === "Immediate").length;
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it("keeps the loop turning right after a write, and not once closed", async () => {
+    const t = await started();
+    const before = immediates();
+    await t.transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(immediates()).toBeGreaterThan(before);
+    await t.transport.close();
+    await turn();
+    await turn();
+    expect(immediates()).toBe(before);
+  });
+
+  it("does not poll with pollAfterWriteMs 0, and refuses a window out of range", async () => {
+    const t = await started({ pollAfterWriteMs: 0 });
+    const before = immediates();
+    await t.transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(immediates()).toBe(before);
+    await t.transport.close();
+    expect(() => new StdioServerTransport({ pollAfterWriteMs: 11 })).toThrow(
+      expect.objectContaining({ code: "INVALID_CONFIG" }),
+    );
+  });
+});

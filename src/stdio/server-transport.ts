@@ -13,6 +13,7 @@ import type { Server } from "../server/server.js";
 import type { Transport, TransportCloseReason, TransportHandlers } from "../transports/transport.js";
 import { decodeFrame, encodeFrame, FrameDecoder, inboundLimitError } from "./framing.js";
 import { type StdioPolicyInput, type StdioSecurityPolicy, stdioPolicy } from "./policy.js";
+import { PollWindow, pollWindowOption } from "./poll-window.js";
 
 /** Options of {@link StdioServerTransport}. */
 export interface StdioServerTransportOptions {
@@ -31,6 +32,11 @@ export interface StdioServerTransportOptions {
    * closes (default 5,000 ms; 0 closes at once).
    */
   drainTimeoutMs?: number;
+  /**
+   * How long the event loop keeps polling after each write, so that a request that follows at once is read
+   * without a sleep and wake-up: 0 to 10 ms, 0 never polls (default 0.1).
+   */
+  pollAfterWriteMs?: number;
 }
 
 type State = "new" | "open" | "draining" | "closed";
@@ -53,6 +59,8 @@ interface DrainWaiter {
  *   written; when it is a response, the peer gets a -32603 error for that id instead, so it does not wait.
  * - Output backpressure is respected: while the output has not drained, further writes wait and the input is
  *   paused.
+ * - After each write the event loop keeps polling for `pollAfterWriteMs` (0.1 ms), so that a request that
+ *   follows at once is read without the process going to sleep first.
  * - When the input ends, requests already received are answered (for up to `drainTimeoutMs`), then the
  *   transport closes with `{ kind: "remote" }`. An I/O error on either stream closes it with `kind: "error"`.
  * - At the end (`close()`, the input's end, a failure) it stops reading and writing. It never ends or destroys
@@ -83,6 +91,8 @@ export class StdioServerTransport implements Transport {
   private drainTimer: ReturnType<typeof setTimeout> | undefined;
   /** Requests received and not yet answered (by id; a count, for duplicate ids). */
   private readonly unanswered = new Map<RequestId, number>();
+  /** Polls for the next request a moment after each write instead of sleeping at once (see `PollWindow`). */
+  private readonly poll: PollWindow;
 
   constructor(options: StdioServerTransportOptions = {}) {
     this.policy = stdioPolicy((options.policy ?? {}) as StdioPolicyInput);
@@ -93,6 +103,7 @@ export class StdioServerTransport implements Transport {
       });
     }
     this.drainTimeoutMs = drain;
+    this.poll = new PollWindow(pollWindowOption(options.pollAfterWriteMs));
     this.ownsInput = options.input === undefined;
     this.input = options.input ?? process.stdin;
     this.output = options.output ?? process.stdout;
@@ -122,8 +133,9 @@ export class StdioServerTransport implements Transport {
     else this.input.resume();
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
-    if (this.state === "closed" || this.state === "new") throw closedError();
+  // Not `async`: a frame written at once settles with a shared resolved promise, no frame or hop per message.
+  send(message: JsonRpcMessage): Promise<void> {
+    if (this.state === "closed" || this.state === "new") return Promise.reject(closedError());
     let frame: string;
     try {
       frame = encodeFrame(message, this.policy.maxOutboundFrameBytes);
@@ -136,14 +148,20 @@ export class StdioServerTransport implements Transport {
           .catch(() => {})
           .finally(() => this.answered(message));
       }
-      throw error;
+      return Promise.reject(error);
     }
+    let pending: Promise<void> | undefined;
     try {
-      const pending = this.enqueue(frame);
-      if (pending !== undefined) await pending;
-    } finally {
+      pending = this.enqueue(frame);
+    } catch (error) {
       this.answered(message);
+      return Promise.reject(error);
     }
+    if (pending === undefined) {
+      this.answered(message);
+      return WRITTEN;
+    }
+    return pending.finally(() => this.answered(message));
   }
 
   async close(): Promise<void> {
@@ -275,7 +293,9 @@ export class StdioServerTransport implements Transport {
 
   private write(frame: string): Promise<void> | undefined {
     if (this.state === "closed") return Promise.reject(closedError());
-    if (this.output.write(frame)) return undefined;
+    const flushed = this.output.write(frame);
+    this.poll.extend();
+    if (flushed) return undefined;
     // Backpressure: read nothing more until the peer has taken what we wrote.
     if (this.state === "open") this.input.pause();
     return new Promise((resolve, reject) => {
@@ -291,6 +311,7 @@ export class StdioServerTransport implements Transport {
   private finish(reason: TransportCloseReason): void {
     if (this.state === "closed") return;
     this.state = "closed";
+    this.poll.stop();
     if (this.drainTimer !== undefined) clearTimeout(this.drainTimer);
     this.stopReading();
     this.input.off("end", this.onInputEnd);
@@ -349,6 +370,9 @@ export async function serveStdio(
     throw reason.error ?? new McpkitError("TRANSPORT", "the stdio transport failed");
   return reason;
 }
+
+/** What `send` returns for a frame written at once. */
+const WRITTEN: Promise<void> = Promise.resolve();
 
 /** Keeps a late error on a stream this transport no longer uses from crashing the process. */
 function ignoreStreamError(): void {}

@@ -1,0 +1,58 @@
+import { describe, expect, it, vi } from "vitest";
+import type { JsonRpcMessage } from "../jsonrpc/message.js";
+import type { Transport, TransportHandlers } from "../transports/transport.js";
+import { ServerBuilder } from "./builder.js";
+
+const PING: JsonRpcMessage = { jsonrpc: "2.0", id: 1, method: "ping" };
+
+async function connectWith(send: (message: JsonRpcMessage) => Promise<void>) {
+  let handlers: TransportHandlers | undefined;
+  const transport = {
+    start: async (h: TransportHandlers) => {
+      handlers = h;
+    },
+    send,
+    close: async () => {},
+  } as unknown as Transport;
+  const warn = vi.fn();
+  const server = new ServerBuilder({
+    serverInfo: { name: "t", version: "1.0.0" },
+    logger: { warn, error: () => {} },
+  }).build();
+  await server.connect(transport);
+  return { deliver: (message: JsonRpcMessage) => handlers?.message(message), warn };
+}
+
+describe("ServerConnection: a response the transport cannot send", () => {
+  it("is logged, not thrown, when send throws", async () => {
+    const { deliver, warn } = await connectWith(() => {
+      throw new Error("broken pipe");
+    });
+    deliver(PING);
+    await vi.waitFor(() => expect(warn).toHaveBeenCalledWith("could not send a message", expect.any(Error)));
+  });
+
+  it("is logged, not thrown, when send rejects", async () => {
+    const { deliver, warn } = await connectWith(() => Promise.reject(new Error("closed")));
+    deliver(PING);
+    await vi.waitFor(() => expect(warn).toHaveBeenCalledWith("could not send a message", expect.any(Error)));
+  });
+
+  it("answers requests once its era is pinned", async () => {
+    const sent: JsonRpcMessage[] = [];
+    const { deliver } = await connectWith(async (message) => {
+      sent.push(message);
+    });
+    deliver({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    });
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    deliver({ jsonrpc: "2.0", method: "notifications/initialized" });
+    deliver(PING);
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+  });
+});
