@@ -231,10 +231,11 @@ describe("launchStdio runtime", () => {
 describe("launchStdio: polling after a write", () => {
   const immediates = () => process.getActiveResourcesInfo().filter((kind) => kind === "Immediate").length;
 
-  it("keeps the loop turning right after a write, unless pollAfterWriteMs is 0", async () => {
+  it("keeps the loop turning right after a write only when pollAfterWriteMs is set", async () => {
     for (const [pollAfterWriteMs, polls] of [
-      [undefined, true],
+      [undefined, false],
       [0, false],
+      [0.1, true],
     ] as const) {
       const transport = launchStdio({
         command: "sh",

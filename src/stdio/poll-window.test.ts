@@ -59,8 +59,9 @@ describe("PollWindow", () => {
 });
 
 describe("pollWindowOption", () => {
-  it("defaults to 0.1 ms and takes 0 to 10", () => {
-    expect(pollWindowOption(undefined)).toBe(0.1);
+  it("defaults to 0 (never polls) and takes 0 to 10", () => {
+    expect(pollWindowOption(undefined)).toBe(0);
+    expect(pollWindowOption(0.1)).toBe(0.1);
     expect(pollWindowOption(0)).toBe(0);
     expect(pollWindowOption(10)).toBe(10);
   });

@@ -1,10 +1,11 @@
 import { McpkitError } from "../jsonrpc/errors.js";
 
 /**
- * How long the event loop keeps polling after a frame is written (in ms), by default. Long enough for a nearby peer's
- * answer on a busy machine, short enough that an idle connection costs next to nothing.
+ * How long the event loop keeps polling after a frame is written (in ms), by default: never. Polling trades CPU
+ * (up to the window per write, spent spinning) for latency, so it is the caller's choice; 0.1 ms is enough for
+ * a nearby peer's prompt answer (see docs/stdio.md).
  */
-export const POLL_WINDOW_MS = 0.1;
+export const POLL_WINDOW_MS = 0;
 /** The longest poll window an option may ask for (in ms). */
 export const MAX_POLL_WINDOW_MS = 10;
 

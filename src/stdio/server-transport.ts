@@ -34,7 +34,7 @@ export interface StdioServerTransportOptions {
   drainTimeoutMs?: number;
   /**
    * How long the event loop keeps polling after each write, so that a request that follows at once is read
-   * without a sleep and wake-up: 0 to 10 ms, 0 never polls (default 0.1).
+   * without a sleep and wake-up: 0 to 10 ms (default 0, never polls).
    */
   pollAfterWriteMs?: number;
 }
@@ -59,8 +59,8 @@ interface DrainWaiter {
  *   written; when it is a response, the peer gets a -32603 error for that id instead, so it does not wait.
  * - Output backpressure is respected: while the output has not drained, further writes wait and the input is
  *   paused.
- * - After each write the event loop keeps polling for `pollAfterWriteMs` (0.1 ms), so that a request that
- *   follows at once is read without the process going to sleep first.
+ * - With `pollAfterWriteMs` set, the event loop keeps polling that long after each write, so that a request
+ *   that follows at once is read without the process going to sleep first.
  * - When the input ends, requests already received are answered (for up to `drainTimeoutMs`), then the
  *   transport closes with `{ kind: "remote" }`. An I/O error on either stream closes it with `kind: "error"`.
  * - At the end (`close()`, the input's end, a failure) it stops reading and writing. It never ends or destroys
