@@ -35,14 +35,20 @@ export class JsonRpcError extends Error {
 
   /** Builds the error from a received wire error object, keeping absent `data` absent. */
   static fromWire(error: JsonRpcErrorObject): JsonRpcError {
-    return "data" in error
-      ? new JsonRpcError(error.code, error.message, error.data)
-      : new JsonRpcError(error.code, error.message);
+    return jsonRpcErrorFromWire(error);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === "object" && value !== null && JSON_RPC_ERROR in value;
   }
+}
+
+// Outside the class body: a class that names itself inside its body gets renamed by the bundler
+// (`class _JsonRpcError`), which would change `JsonRpcError.name`.
+function jsonRpcErrorFromWire(error: JsonRpcErrorObject): JsonRpcError {
+  return "data" in error
+    ? new JsonRpcError(error.code, error.message, error.data)
+    : new JsonRpcError(error.code, error.message);
 }
 
 /** Stable string codes of local (never on the wire) errors. */
