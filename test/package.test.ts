@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -23,6 +24,23 @@ const NODE_ONLY_LAYERS = new Set(["stdio", "node"]);
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
   return [...text.matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gms)].map((m) => m[1] ?? "");
+}
+
+/** Static imports and re-exports of a built file, side-effect imports (`import "./chunk.js"`) included. */
+function builtImportsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/^(?:import|export)\s[^;]*?from\s*"([^"]+)"|^import\s*"([^"]+)"/gms)].map(
+    (m) => m[1] ?? m[2] ?? "",
+  );
+}
+
+const ENTRIES = [".", "./server", "./client", "./http", "./stdio", "./node"];
+
+function builtEntry(entry: string): string {
+  const target = pkg.exports[entry];
+  if (target === undefined || typeof target === "string")
+    throw new Error(`${entry} has no conditional export`);
+  return join(repoRoot, target.default);
 }
 
 describe("package shape", () => {
@@ -84,26 +102,105 @@ describe("package shape", () => {
   it("builds entry points whose import graphs stay inside the package (plus node: built-ins for Node-only entries)", () => {
     const dist = join(repoRoot, "dist");
     expect(existsSync(dist), "run `npm run build` first (npm test does)").toBe(true);
-    for (const entry of [".", "./server", "./client", "./http", "./stdio", "./node"]) {
+    for (const entry of ENTRIES) {
       const target = pkg.exports[entry];
       expect(target, entry).toBeDefined();
       if (target === undefined || typeof target === "string") continue;
+      expect(existsSync(join(repoRoot, target.types)), target.types).toBe(true);
       const seen = new Set<string>();
-      const queue = [join(repoRoot, target.default)];
+      const queue = [builtEntry(entry)];
       while (queue.length > 0) {
         const file = queue.pop() as string;
         if (seen.has(file)) continue;
         seen.add(file);
         expect(existsSync(file), file).toBe(true);
-        expect(existsSync(join(repoRoot, target.types)), target.types).toBe(true);
-        for (const spec of importsOf(file)) {
+        const text = readFileSync(file, "utf8");
+        // Every import must be static, so the walk below sees the whole graph.
+        expect(
+          /\bimport\s*\(|\brequire\s*\(/.test(text),
+          `${relative(repoRoot, file)} loads code dynamically`,
+        ).toBe(false);
+        for (const spec of builtImportsOf(file)) {
           // Node-only entries may use Node's built-ins, and nothing else from outside.
           if ((entry === "./stdio" || entry === "./node") && spec.startsWith("node:")) continue;
           expect(spec.startsWith("."), `${relative(repoRoot, file)} imports ${spec}`).toBe(true);
           queue.push(resolve(dirname(file), spec));
         }
       }
-      expect(seen.size).toBeGreaterThan(1);
+      // The core entries share code with the others through chunks; the walk must have gone into them.
+      if (entry === "." || entry === "./server" || entry === "./client") {
+        expect(
+          [...seen].some((file) => file.includes(`${join("dist", "chunks")}`)),
+          entry,
+        ).toBe(true);
+      }
     }
+  });
+
+  it("publishes one bundle per entry plus shared chunks, each chunk reached from an entry", () => {
+    const built = walk(join(repoRoot, "dist")).filter((file) => file.endsWith(".js"));
+    const entries = new Set(ENTRIES.map(builtEntry));
+    const chunkDir = join(repoRoot, "dist", "chunks");
+    const stray = built.filter((file) => !entries.has(file) && dirname(file) !== chunkDir);
+    expect(stray.map((file) => relative(repoRoot, file))).toEqual([]);
+    const reached = new Set(
+      [...entries].flatMap((file) => builtImportsOf(file).map((spec) => resolve(dirname(file), spec))),
+    );
+    const chunks = built.filter((file) => dirname(file) === chunkDir);
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(chunks.filter((file) => !reached.has(file)).map((file) => relative(repoRoot, file))).toEqual([]);
+  });
+
+  it("shares one copy of every export across entries of the built package, names intact", () => {
+    // A fresh Node process resolves `mcpkit/...` through the exports map to dist/, as a user's code does.
+    const script = `
+      const entries = ${JSON.stringify(ENTRIES.map((entry) => (entry === "." ? "mcpkit" : `mcpkit/${entry.slice(2)}`)))};
+      const first = new Map();
+      const shared = new Set();
+      const split = [];
+      const renamed = [];
+      const mods = {};
+      for (const entry of entries) {
+        mods[entry] = await import(entry);
+        for (const [name, value] of Object.entries(mods[entry])) {
+          if (typeof value === "function" && value.name !== name) renamed.push(entry + ": " + name + " is " + value.name);
+          const seen = first.get(name);
+          if (seen === undefined) first.set(name, { entry, value });
+          else {
+            shared.add(name);
+            if (seen.value !== value) split.push(name + ": " + seen.entry + " vs " + entry);
+          }
+        }
+      }
+      let thrown;
+      try { new mods["mcpkit/client"].Client({}); } catch (error) { thrown = error; }
+      console.log(JSON.stringify({
+        shared: [...shared].sort(),
+        split,
+        renamed,
+        code: thrown?.code,
+        coreInstance: thrown instanceof mods.mcpkit.McpkitError,
+        sameClass: Object.getPrototypeOf(thrown) === mods.mcpkit.McpkitError.prototype,
+      }));
+    `;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
+    const report = JSON.parse(out) as {
+      shared: string[];
+      split: string[];
+      renamed: string[];
+      code: string;
+      coreInstance: boolean;
+      sameClass: boolean;
+    };
+    expect(report.shared).toEqual(expect.arrayContaining(["JsonRpcError", "McpkitError"]));
+    expect(report.split).toEqual([]);
+    expect(report.renamed).toEqual([]);
+    expect(report.code).toBe("INVALID_CONFIG");
+    expect(report.coreInstance).toBe(true);
+    // Not only the Symbol.hasInstance brand check: the error's class is the very class `mcpkit` exports.
+    expect(report.sameClass).toBe(true);
   });
 });

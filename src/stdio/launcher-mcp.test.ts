@@ -20,7 +20,7 @@ import { launchStdio } from "./launcher.js";
 useWireValidation();
 
 const SERVER = fixture("mcp-server.mjs");
-const BUILT = fixture("../../../dist/stdio/server-transport.js");
+const BUILT = fixture("../../../dist/stdio/index.js");
 
 beforeAll(() => {
   if (!existsSync(BUILT))

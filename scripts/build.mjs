@@ -1,0 +1,30 @@
+// Bundles each public entry point into one ESM file (shared code in dist/chunks/), so importing an entry loads a
+// handful of modules instead of one per source file; Node's ESM loader cost is per module. Declarations come from
+// `tsc --emitDeclarationOnly` (see the `build` script), laid out per source file as before.
+import { build } from "esbuild";
+
+const ENTRIES = ["index", "server/index", "client/index", "stdio/index", "http/index", "node/index"];
+
+await build({
+  entryPoints: ENTRIES.map((entry) => `src/${entry}.ts`),
+  outbase: "src",
+  outdir: "dist",
+  entryNames: "[dir]/[name]",
+  chunkNames: "chunks/[name]-[hash]",
+  bundle: true,
+  // One build for all entries: code shared by two entries lives once in a chunk, so a class reached through
+  // `mcpkit` and through `mcpkit/client` is the same object (instanceof holds across entries).
+  splitting: true,
+  format: "esm",
+  platform: "neutral",
+  target: "node20",
+  // Zero runtime dependencies; Node built-ins (used by stdio and node only) stay imports.
+  packages: "external",
+  external: ["node:*"],
+  tsconfig: "tsconfig.build.json",
+  minify: false,
+  sourcemap: "linked",
+  sourcesContent: false,
+  legalComments: "none",
+  logLevel: "warning",
+});
