@@ -231,9 +231,9 @@ describe("launchStdio runtime", () => {
 describe("launchStdio: polling after a write", () => {
   const immediates = () => process.getActiveResourcesInfo().filter((kind) => kind === "Immediate").length;
 
-  it("keeps the loop turning right after a write only when pollAfterWriteMs is set", async () => {
+  it("keeps the loop turning right after a write, unless pollAfterWriteMs is 0", async () => {
     for (const [pollAfterWriteMs, polls] of [
-      [undefined, false],
+      [undefined, true],
       [0, false],
       [0.1, true],
     ] as const) {

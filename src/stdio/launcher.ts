@@ -41,7 +41,8 @@ export interface LaunchStdioOptions {
   identity?: unknown;
   /**
    * How long the event loop keeps polling after each write, so that a prompt answer is read without a sleep
-   * and wake-up: 0 to 10 ms (default 0, never polls; 0.1 suits a peer that answers at once).
+   * and wake-up: 0 to 10 ms, 0 never polls (default 0.1; adaptive: a peer that does not answer within the
+   * window makes it back off).
    */
   pollAfterWriteMs?: number;
 }
@@ -110,9 +111,9 @@ interface Launch {
 
 /**
  * Prepares an MCP server subprocess and returns the transport to it; `start()` spawns it in its own process
- * group with a fresh cleanup marker in its environment. With `pollAfterWriteMs` set, the event loop keeps
- * polling that long after each write, so that a prompt answer is read without the process going to sleep
- * first. Configuration problems (an unknown key, a command not found, capture without a handler) throw `McpkitError` `INVALID_CONFIG` here, before anything runs; Windows
+ * group with a fresh cleanup marker in its environment. After each write the event loop keeps polling for up
+ * to `pollAfterWriteMs` (0.1 ms, backing off while the peer does not answer that fast), so that a prompt answer
+ * is read without the process going to sleep first. Configuration problems (an unknown key, a command not found, capture without a handler) throw `McpkitError` `INVALID_CONFIG` here, before anything runs; Windows
  * throws `UNSUPPORTED`.
  *
  * @example
@@ -351,6 +352,7 @@ class StdioProcess implements LaunchedStdio {
 
   private receive(chunk: Buffer): void {
     if (!this.reading || this.violation) return;
+    this.poll.read();
     try {
       this.decoder.push(chunk);
     } catch (error) {

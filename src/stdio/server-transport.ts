@@ -34,7 +34,8 @@ export interface StdioServerTransportOptions {
   drainTimeoutMs?: number;
   /**
    * How long the event loop keeps polling after each write, so that a request that follows at once is read
-   * without a sleep and wake-up: 0 to 10 ms (default 0, never polls).
+   * without a sleep and wake-up: 0 to 10 ms, 0 never polls (default 0.1; adaptive: a peer that does not write
+   * within the window makes it back off).
    */
   pollAfterWriteMs?: number;
 }
@@ -59,8 +60,8 @@ interface DrainWaiter {
  *   written; when it is a response, the peer gets a -32603 error for that id instead, so it does not wait.
  * - Output backpressure is respected: while the output has not drained, further writes wait and the input is
  *   paused.
- * - With `pollAfterWriteMs` set, the event loop keeps polling that long after each write, so that a request
- *   that follows at once is read without the process going to sleep first.
+ * - After each write the event loop keeps polling for up to `pollAfterWriteMs` (0.1 ms, backing off while the
+ *   peer does not write that fast), so that a request that follows at once is read without a sleep first.
  * - When the input ends, requests already received are answered (for up to `drainTimeoutMs`), then the
  *   transport closes with `{ kind: "remote" }`. An I/O error on either stream closes it with `kind: "error"`.
  * - At the end (`close()`, the input's end, a failure) it stops reading and writing. It never ends or destroys
@@ -172,6 +173,7 @@ export class StdioServerTransport implements Transport {
 
   private readonly onData = (chunk: Buffer | string): void => {
     if (this.state !== "open") return;
+    this.poll.read();
     try {
       this.decoder.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
     } catch (error) {
