@@ -1,3 +1,4 @@
+import { joinChunks } from "../jsonrpc/codec.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import type { HeaderRecord, HttpClient, HttpClientExchange, HttpClientResponse } from "./client-exchange.js";
 import { type AuthHook, type AuthRequest, checkExtraHeaders } from "./client-headers.js";
@@ -403,24 +404,14 @@ export class OpenResponse {
 
   /** Reads the whole body (bounded) into one buffer (the chunk itself when there was one). */
   async bytes(): Promise<Uint8Array> {
-    let first: Uint8Array | undefined;
-    let chunks: Uint8Array[] | undefined;
+    const chunks: Uint8Array[] = [];
     let size = 0;
     await this.read((chunk) => {
       size += chunk.byteLength;
-      if (first === undefined) first = chunk;
-      else if (chunks === undefined) chunks = [first, chunk];
-      else chunks.push(chunk);
+      chunks.push(chunk);
       return true;
     }, true);
-    if (chunks === undefined) return first ?? new Uint8Array(0);
-    const out = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      out.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    return out;
+    return joinChunks(chunks, size);
   }
 
   /** Discards the body and releases the request. */

@@ -1,3 +1,4 @@
+import { joinChunks } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { refusal } from "./responses.js";
 
@@ -101,16 +102,4 @@ async function readBody(request: Request, maxBytes: number): Promise<Uint8Array>
     chunks.push(value);
   }
   return joinChunks(chunks, total);
-}
-
-/** The bytes of `chunks` in one array (the chunk itself when there is one). */
-export function joinChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0]) return chunks[0];
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }

@@ -105,3 +105,15 @@ function isValidId(id: unknown): boolean {
 function invalid(reason: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InvalidRequest, `Invalid Request: ${reason}`);
 }
+
+/** The bytes of `chunks` in one array (the chunk itself when there is one). */
+export function joinChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0]) return chunks[0];
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}

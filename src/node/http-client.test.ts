@@ -5,7 +5,7 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { json, MODERN, modern, recordingLogger, scripted, sse } from "../../test/http-client/helpers.js";
 import { fixtureServer } from "../../test/support/fixture-server.js";
-import { rejection, useCleanups } from "../../test/support/interop-helpers.js";
+import { listenOnLoopback, rejection, useCleanups } from "../../test/support/interop-helpers.js";
 import { until } from "../../test/support/until.js";
 import { Client } from "../client/client.js";
 import { createHttpHandler } from "../http/handler.js";
@@ -50,17 +50,9 @@ function nodeClient(
 /** An https server on 127.0.0.1 (the test certificate) serving mcpkit's fixture server. */
 async function httpsServer(): Promise<string> {
   const handler = createHttpHandler(fixtureServer());
-  const server = createHttpsServer(TLS, toNodeHandler(handler));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  cleanup(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-    () => handler.close(),
-  );
-  return `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  cleanup(() => handler.close());
+  const port = await listenOnLoopback(createHttpsServer(TLS, toNodeHandler(handler)), cleanup);
+  return `https://127.0.0.1:${port}/mcp`;
 }
 
 describe("nodeHttp", () => {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { bodyTooLarge, declaredTooLarge, joinChunks, type RequestView } from "../http/view.js";
+import { bodyTooLarge, declaredTooLarge, type RequestView } from "../http/view.js";
+import { joinChunks } from "../jsonrpc/codec.js";
 
 /** The headers of a Node request by lowercase name, repeated ones joined with `, ` (as `Headers.get` does). */
 interface HeaderMap {

@@ -1,9 +1,8 @@
 import { createServer as createNodeServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { fixtureServer } from "../../test/support/fixture-server.js";
 import { HttpPeer, raw, rawOpen } from "../../test/support/http-peer.js";
-import { useCleanups } from "../../test/support/interop-helpers.js";
+import { listenOnLoopback, useCleanups } from "../../test/support/interop-helpers.js";
 import { until } from "../../test/support/until.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { type FetchHandler, toNodeHandler } from "./adapter.js";
@@ -13,16 +12,8 @@ const cleanup = useCleanups();
 
 /** Listens on 127.0.0.1 with `toNodeHandler(handler)`; returns the base URL. */
 async function listen(handler: FetchHandler): Promise<string> {
-  const server = createNodeServer(toNodeHandler(handler));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  cleanup(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/x`;
+  const port = await listenOnLoopback(createNodeServer(toNodeHandler(handler)), cleanup);
+  return `http://127.0.0.1:${port}/x`;
 }
 
 describe("serve", () => {

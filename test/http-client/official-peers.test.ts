@@ -11,7 +11,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { McpServer as V1McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -27,7 +26,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { Client } from "../../src/client/client.js";
 import { launchStdio } from "../../src/stdio/launcher.js";
-import { textOf } from "../support/interop-helpers.js";
+import { listenOnLoopback, textOf } from "../support/interop-helpers.js";
 import { useWireValidation, wrapTransport } from "../support/validating-transport.js";
 import { WireValidator } from "../support/wire-schema.js";
 import { httpClient, LEGACY, MODERN, useHttpCleanups } from "./helpers.js";
@@ -37,16 +36,8 @@ const cleanup = useHttpCleanups();
 
 /** Serves a node:http listener on 127.0.0.1 (a free port) at /mcp; closed after the test. */
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  cleanup(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  const port = await listenOnLoopback(createServer(handler), cleanup);
+  return `http://127.0.0.1:${port}/mcp`;
 }
 
 function v2Server(): V2McpServer {

@@ -1,12 +1,15 @@
 /**
  * Small pieces every interop test (test/interop) uses: the two eras, reading the recorded wire traffic, waiting
- * for a rejection, the text of a tool result, and closing what a test opened.
+ * for a rejection, the text of a tool result, listening on loopback, and closing what a test opened.
  *
  * @example
  * const cleanup = useCleanups();
  * const log = wireLog(pair.messages);
  * expect(log.answer(log.sent("tools/list")[0])).toMatchObject({ result: {} });
  */
+import type { Server as HttpServer } from "node:http";
+import type { Server as HttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
 import { afterEach } from "vitest";
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../src/jsonrpc/message.js";
 import type { WireRecord } from "./validating-transport.js";
@@ -80,4 +83,23 @@ export function useCleanups(): (...cleanups: Array<() => Promise<unknown>>) => v
   return (...cleanups) => {
     pending.push(...cleanups);
   };
+}
+
+/**
+ * Listens with `server` on 127.0.0.1 (a free port) and registers its close, open connections included, with
+ * `cleanup`. Resolves with the port.
+ */
+export async function listenOnLoopback(
+  server: HttpServer | HttpsServer,
+  cleanup: (...cleanups: Array<() => Promise<unknown>>) => void,
+): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanup(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return (server.address() as AddressInfo).port;
 }
