@@ -16,6 +16,8 @@ export default defineConfig({
   },
   test: {
     testTimeout: 20_000,
+    // Says once whether wire messages are checked against the official schemas (../shared/spec or MCPKIT_SPEC_DIR).
+    globalSetup: ["test/support/spec-setup.ts"],
     pool: "forks",
     projects: [
       { extends: true, test: { name: "all", include: ["src/**/*.test.ts", "test/**/*.test.ts"] } },
