@@ -51,7 +51,9 @@ export function missingSchemas(): string[] {
 export const schemasAvailable: boolean = missingSchemas().length === 0;
 
 if (!schemasAvailable && process.env.MCPKIT_REQUIRE_SPEC === "1") {
-  throw new Error(`MCPKIT_REQUIRE_SPEC=1 but the official MCP schemas are missing: ${missingSchemas().join(", ")}`);
+  throw new Error(
+    `MCPKIT_REQUIRE_SPEC=1 but the official MCP schemas are missing: ${missingSchemas().join(", ")}`,
+  );
 }
 
 function isEra(value: unknown): value is Era {
