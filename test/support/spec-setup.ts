@@ -7,7 +7,9 @@ import { missingSchemas, specDir } from "./wire-schema.js";
 
 export default function setup(): void {
   // Importing wire-schema.ts already threw if MCPKIT_REQUIRE_SPEC=1 and a schema is missing.
-  if (missingSchemas().length === 0) return;
+  // vitest runs a global setup once per project; the notice is for the whole run.
+  if (missingSchemas().length === 0 || process.env.MCPKIT_SPEC_NOTICE === "shown") return;
+  process.env.MCPKIT_SPEC_NOTICE = "shown";
   console.warn(
     `wire schema checks skipped: no official MCP schemas in ${specDir()} (set MCPKIT_SPEC_DIR to a folder holding 2025-11-25/schema.json and 2026-07-28/schema.json to enable them)`,
   );
