@@ -50,7 +50,7 @@ export interface SnippetProblem {
 const FENCE = /^```(\w*)\s*$/;
 const TS_LANGS = new Set(["ts", "typescript", "mts"]);
 const DIRECTIVE = /<!--\s*snippet:\s*([\s\S]*?)\s*-->/;
-const FILE_PRELUDE = /<!--\s*snippets:\s*([\s\S]*?)\s*-->/g;
+const FILE_PRELUDE = /^<!--\s*snippets:\s*([\s\S]*?)\s*-->\s*$/gm;
 
 /** The programs of one Markdown file; throws on a malformed directive (with file and line). */
 export function extractSnippets(doc: Doc): Snippet[] {
