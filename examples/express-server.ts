@@ -1,7 +1,7 @@
 // The mcpkit Streamable HTTP handler mounted in Express 5, next to an ordinary JSON API.
 //
-// toNodeHandler() reads the request body itself, so the MCP route is mounted WITHOUT express.json() in front of
-// it: a body parser that ran first would leave the handler an empty stream. Parse JSON only on your own routes.
+// toNodeHandler() reads the request body itself, bounded by the handler's maxBodyBytes, so the MCP route is
+// mounted without express.json() in front of it; JSON parsing is applied only to the app's own routes.
 import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
