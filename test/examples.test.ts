@@ -1,6 +1,12 @@
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
+import ts from "typescript";
 import { describe, expect, it, vi } from "vitest";
+import { main as clientCallbacks } from "../examples/client-callbacks.js";
+import { main as expressServer } from "../examples/express-server.js";
+import { main as lowLevelHandler } from "../examples/low-level-handler.js";
 import { main } from "../examples/quickstart.js";
 import { repoRoot } from "./support/wire-schema.js";
 
@@ -34,5 +40,49 @@ describe("examples", () => {
     expect(transcript.match(/add\(20, 22\) = 42/g)).toHaveLength(2);
     expect(transcript).toContain("failed as expected: -32602 Resource not found");
     expect(transcript).toContain("failed as expected: -32002 Resource not found");
+  });
+
+  it("runs the client callbacks: elicitation and sampling answered in both eras", async () => {
+    expect(await clientCallbacks()).toEqual([
+      '2026-07-28: Lisbon: asked "One thing to do on a city trip": ride tram 28 (2 callbacks)',
+      '2025-11-25: Lisbon: asked "One thing to do on a city trip": ride tram 28 (2 callbacks)',
+    ]);
+  });
+
+  it("runs the low-level handler: its own pages and cursors, a refused cursor", async () => {
+    expect(await lowLevelHandler()).toEqual([
+      "page 1: to-mm, to-cm, to-m (next: true)",
+      "all: 6 tools",
+      "42195 m = 42.195 km",
+      "bad cursor: -32602 Invalid params: Invalid cursor",
+    ]);
+  });
+
+  it("runs the Express 5 server: MCP in both eras over real HTTP beside a JSON route", async () => {
+    expect(await expressServer()).toEqual([
+      "add: 5 (2026-07-28)",
+      "add: 5 (2025-11-25)",
+      'api: {"echoed":{"hello":"express"}}',
+    ]);
+  });
+
+  it("runs the stdio server as real subprocesses, launched by its own client side (built package)", async () => {
+    // Compiled to plain JS next to the demo's build, where `mcpkit/...` resolves to dist/ (npm run build first),
+    // then run with node: `--client` launches the same file again as the stdio server, once per era.
+    const source = readFileSync(join(repoRoot, "examples/stdio-server.ts"), "utf8");
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    });
+    const outDir = join(repoRoot, ".examples-out");
+    mkdirSync(outDir, { recursive: true });
+    const script = join(outDir, "stdio-server.js");
+    writeFileSync(script, outputText);
+    const { stdout } = await promisify(execFile)(process.execPath, [script, "--client"], { cwd: repoRoot });
+    expect(stdout.trim().split("\n")).toEqual([
+      "2026-07-28 stdio-notes: HELLO OVER STDIO",
+      "server stderr: shout called (2026-07-28)",
+      "2025-11-25 stdio-notes: HELLO OVER STDIO",
+      "server stderr: shout called (2025-11-25)",
+    ]);
   });
 });
