@@ -93,6 +93,29 @@ afterAll(() => {
   if (work !== "") rmSync(work, { recursive: true, force: true });
 });
 
+describe("package.json", () => {
+  const meta = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+    [key: string]: unknown;
+    scripts: { [name: string]: string };
+  };
+
+  it("names the license, the repository, the homepage and the issue tracker, and the LICENSE file matches", () => {
+    expect(meta.license).toBe("MIT");
+    expect(readFileSync(join(repoRoot, "LICENSE"), "utf8")).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} /);
+    expect(meta.repository).toEqual({ type: "git", url: expect.stringMatching(/^git\+https:\/\/.+\.git$/) });
+    expect(meta.homepage).toEqual(expect.stringMatching(/^https:\/\//));
+    expect(meta.bugs).toEqual({ url: expect.stringMatching(/^https:\/\/.+\/issues$/) });
+  });
+
+  it("builds before packing and is ESM only", () => {
+    expect(meta.scripts.prepack).toContain("build");
+    expect(meta.type).toBe("module");
+    for (const target of Object.values(pkg.exports)) {
+      if (typeof target !== "string") expect(Object.keys(target)).toEqual(["types", "default"]);
+    }
+  });
+});
+
 describe("the packed tarball", () => {
   it("holds the build (from prepack), the license and readme, and no tests", () => {
     expect([...shipped].filter((file) => file.startsWith("dist/")).length).toBeGreaterThan(0);
