@@ -2,6 +2,7 @@
 export { decodeMessage, encodeMessage, parseMessage } from "./jsonrpc/codec.js";
 export { ErrorCode, type ErrorCodeName } from "./jsonrpc/codes.js";
 export { JsonRpcError, McpkitError, type McpkitErrorCode } from "./jsonrpc/errors.js";
+export type { AbortLike } from "./jsonrpc/lazy-abort.js";
 export {
   isErrorResponse,
   isNotification,

@@ -11,7 +11,9 @@ import type { InputOptions } from "./input-types.js";
  * threw. Defaults to `console.warn`.
  */
 export interface ClientLogger {
+  /** Something the client dropped or survived, such as a late answer. */
   warn(message: string, details?: { [key: string]: unknown }): void;
+  /** Detail for debugging; optional. */
   debug?(message: string, details?: { [key: string]: unknown }): void;
 }
 

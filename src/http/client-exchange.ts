@@ -62,6 +62,7 @@ export interface HttpClientExchange {
  * failure carrying only its `code`, never its message (which may quote the request).
  */
 export interface HttpClient {
+  /** Starts one request; the exchange settles with the response head, then streams the body. */
   request(request: HttpClientRequest): HttpClientExchange;
   /** Releases what the stack holds (pooled connections); the transport calls it from its `close()`. */
   close?(): void;

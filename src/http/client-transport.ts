@@ -160,6 +160,7 @@ export class StreamableHttpClientTransport implements Transport {
     return this.tools.size;
   }
 
+  /** Takes the handlers; no request is sent until the first `send()`. Called once. */
   async start(handlers: TransportHandlers): Promise<void> {
     if (this.handlers) throw new McpkitError("UNSUPPORTED", "the transport was already started");
     if (this.closer.signal.aborted) throw closedError();

@@ -8,6 +8,7 @@ export interface Clock {
   now(): number;
   /** Runs `callback` once after `ms`; returns a handle for {@link Clock.clearTimeout}. */
   setTimeout(callback: () => void, ms: number): unknown;
+  /** Cancels a callback scheduled by {@link Clock.setTimeout}. */
   clearTimeout(handle: unknown): void;
 }
 

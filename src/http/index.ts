@@ -2,6 +2,8 @@
  * Streamable HTTP for both protocol eras: a Web-standard `(Request) => Promise<Response>` server handler, and the
  * client transport on the platform's `fetch` or on any {@link HttpClient} (`nodeHttp()` from `mcpkit/node`).
  */
+
+export type { HeaderParam } from "../protocol/routing-headers.js";
 export type {
   HeaderRecord,
   HttpClient,

@@ -12,6 +12,7 @@ export interface SseEvent {
 
 /** What the parser reports besides events. */
 export interface SseParserHandlers {
+  /** One complete event (its `data` lines joined with newlines). */
   event(event: SseEvent): void;
   /** A `retry:` field: the server's reconnection delay in milliseconds. */
   retry?(delayMs: number): void;

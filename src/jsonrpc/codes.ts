@@ -25,4 +25,5 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
 } as const;
 
+/** The name of an {@link ErrorCode} entry, such as `"InvalidParams"`. */
 export type ErrorCodeName = keyof typeof ErrorCode;

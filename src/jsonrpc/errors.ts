@@ -38,6 +38,7 @@ export class JsonRpcError extends Error {
     return jsonRpcErrorFromWire(error);
   }
 
+  /** Brand check, so `instanceof` holds for an instance from another copy of the package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === "object" && value !== null && JSON_RPC_ERROR in value;
   }
@@ -108,6 +109,7 @@ export class McpkitError extends Error {
     this.details = options.details;
   }
 
+  /** Brand check, so `instanceof` holds for an instance from another copy of the package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === "object" && value !== null && MCPKIT_ERROR in value;
   }

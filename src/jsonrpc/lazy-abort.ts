@@ -79,10 +79,12 @@ export class LazyAbort {
   }
 }
 
-/** What reads like an `AbortSignal` for abort state and `abort` listeners: an `AbortSignal` or a {@link LazyAbort}. */
+/** What reads like an `AbortSignal` for abort state and `abort` listeners: an `AbortSignal` or a `LazyAbort`. */
 export interface AbortLike {
   readonly aborted: boolean;
   readonly reason: unknown;
+  /** Calls `listener` on abort (at most once with `{ once: true }`). */
   addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  /** Removes a listener added with `addEventListener`. */
   removeEventListener(type: "abort", listener: () => void): void;
 }

@@ -42,21 +42,27 @@ export interface JsonRpcErrorResponse {
   error: JsonRpcErrorObject;
 }
 
+/** A response: a result or an error. */
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+/** Any JSON-RPC message: request, notification or response. */
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
+/** True for a request (a method and an id). */
 export function isRequest(message: JsonRpcMessage): message is JsonRpcRequest {
   return "method" in message && "id" in message;
 }
 
+/** True for a notification (a method, no id). */
 export function isNotification(message: JsonRpcMessage): message is JsonRpcNotification {
   return "method" in message && !("id" in message);
 }
 
+/** True for a response, result or error (no method). */
 export function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
   return !("method" in message);
 }
 
+/** True for an error response. */
 export function isErrorResponse(message: JsonRpcMessage): message is JsonRpcErrorResponse {
   return "error" in message && !("method" in message);
 }

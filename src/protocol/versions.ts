@@ -15,6 +15,7 @@ export const SUPPORTED_VERSIONS: readonly Era[] = [MODERN_VERSION, LEGACY_VERSIO
  */
 export const OLDER_LEGACY_VERSIONS: readonly string[] = ["2025-06-18", "2025-03-26"];
 
+/** True when `version` is one of the two eras mcpkit speaks ({@link MODERN_VERSION}, {@link LEGACY_VERSION}). */
 export function isEra(version: unknown): version is Era {
   return version === MODERN_VERSION || version === LEGACY_VERSION;
 }

@@ -13,8 +13,6 @@ import { page } from "./pagination.js";
 import { createServer, type Server } from "./server.js";
 import { UriTemplate } from "./uri-template.js";
 
-type Answer<T> = Promise<T> | T;
-
 /**
  * Runs a tool. Throw a `JsonRpcError` for a protocol error; anything else thrown becomes an `isError` result.
  * Return `inputRequired(...)` to ask the client for input first.
@@ -22,29 +20,29 @@ type Answer<T> = Promise<T> | T;
 export type ToolCallback = (
   args: { [key: string]: unknown },
   context: RequestContext,
-) => Answer<CallToolResult | InputRequired>;
+) => CallToolResult | InputRequired | Promise<CallToolResult | InputRequired>;
 /** Reads a fixed resource (or asks for input first with `inputRequired(...)`). */
 export type ResourceCallback = (
   uri: string,
   context: RequestContext,
-) => Answer<ReadResourceResult | InputRequired>;
+) => ReadResourceResult | InputRequired | Promise<ReadResourceResult | InputRequired>;
 /** Reads a resource matched by a template; `variables` are the template's values. */
 export type TemplateCallback = (
   uri: string,
   variables: { [name: string]: string },
   context: RequestContext,
-) => Answer<ReadResourceResult | InputRequired>;
+) => ReadResourceResult | InputRequired | Promise<ReadResourceResult | InputRequired>;
 /** Renders a prompt (or asks for input first with `inputRequired(...)`). */
 export type PromptCallback = (
   args: { [name: string]: string },
   context: RequestContext,
-) => Answer<GetPromptResult | InputRequired>;
+) => GetPromptResult | InputRequired | Promise<GetPromptResult | InputRequired>;
 /** Suggests values for one argument; `args` holds the other arguments already filled in. */
 export type CompletionCallback = (
   value: string,
   args: { [name: string]: string },
   context: RequestContext,
-) => Answer<string[] | CompleteResult["completion"]>;
+) => string[] | CompleteResult["completion"] | Promise<string[] | CompleteResult["completion"]>;
 
 /** Per-argument completions of a prompt or resource template. */
 export interface CompletionOptions {

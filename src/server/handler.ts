@@ -15,6 +15,7 @@ export interface ListRequest {
   cursor?: string;
 }
 
+/** @inline */
 type Answer<T> = Promise<T> | T;
 
 /**
@@ -38,22 +39,30 @@ type Answer<T> = Promise<T> | T;
  * };
  */
 export interface ServerHandler {
+  /** `tools/list`: one page of tools. */
   listTools?(request: ListRequest, context: RequestContext): Answer<ListToolsResult>;
+  /** `tools/call`: runs a tool. */
   callTool?(
     request: { name: string; arguments: { [key: string]: unknown } },
     context: RequestContext,
   ): Answer<CallToolResult | InputRequired>;
+  /** `resources/list`: one page of resources. */
   listResources?(request: ListRequest, context: RequestContext): Answer<ListResourcesResult>;
+  /** `resources/read`: the contents at a URI. */
   readResource?(
     request: { uri: string },
     context: RequestContext,
   ): Answer<ReadResourceResult | InputRequired>;
+  /** `resources/templates/list`: one page of resource templates. */
   listResourceTemplates?(request: ListRequest, context: RequestContext): Answer<ListResourceTemplatesResult>;
+  /** `prompts/list`: one page of prompts. */
   listPrompts?(request: ListRequest, context: RequestContext): Answer<ListPromptsResult>;
+  /** `prompts/get`: a prompt's messages for the given arguments. */
   getPrompt?(
     request: { name: string; arguments: { [key: string]: string } },
     context: RequestContext,
   ): Answer<GetPromptResult | InputRequired>;
+  /** `completion/complete`: values for a prompt argument or a template variable. */
   complete?(request: CompleteParams, context: RequestContext): Answer<CompleteResult>;
 }
 
@@ -76,6 +85,7 @@ export const CALLBACK_FAMILIES = {
   prompts: ["listPrompts", "getPrompt"],
 } as const satisfies { [family: string]: readonly (keyof ServerHandler)[] };
 
+/** A family of callbacks that come together: `tools`, `resources` or `prompts`. */
 export type CallbackFamily = keyof typeof CALLBACK_FAMILIES;
 
 /** Which families a handler serves. Throws `INVALID_CONFIG` naming the family and callback of a partial one. */

@@ -9,6 +9,7 @@ export {
   type TemplateCallback,
   type ToolCallback,
 } from "./builder.js";
+export type { ClientRequests, MessageSender } from "./client-requests.js";
 export type { ServerConnection } from "./connection.js";
 export type { NotificationSink, RequestContext } from "./context.js";
 export { invalidParams, isResourceNotFoundError, methodNotFound, resourceNotFound } from "./errors.js";

@@ -7,7 +7,9 @@ import { stateSecret } from "./request-state.js";
 
 /** Where the server reports what it cannot send to a peer (handler crashes, dropped messages). */
 export interface ServerLogger {
+  /** Something unexpected that the server survived. */
   warn(message: string, details?: unknown): void;
+  /** A failure, such as a handler that threw something other than a `JsonRpcError`. */
   error(message: string, details?: unknown): void;
 }
 

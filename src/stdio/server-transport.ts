@@ -119,6 +119,7 @@ export class StdioServerTransport implements Transport {
     return this.policy;
   }
 
+  /** Starts reading stdin and delivering messages to `handlers`. Called once. */
   async start(handlers: TransportHandlers): Promise<void> {
     if (this.state !== "new") throw new McpkitError("PROTOCOL", "transport already started");
     this.handlers = handlers;
@@ -165,6 +166,7 @@ export class StdioServerTransport implements Transport {
     return pending.finally(() => this.answered(message));
   }
 
+  /** Stops reading stdin and ends the transport. Idempotent. */
   async close(): Promise<void> {
     this.finish({ kind: "local" });
   }

@@ -31,7 +31,9 @@ export interface TransportHandlers {
 
 /** Where a transport reports what it drops or survives. Never given secrets (tokens, header values). */
 export interface TransportLogger {
+  /** Something was dropped or survived that the owner should know about. */
   warn(message: string, details?: { [key: string]: unknown }): void;
+  /** Detail for debugging; optional. */
   debug?(message: string, details?: { [key: string]: unknown }): void;
 }
 
@@ -71,6 +73,7 @@ export interface Transport {
    * that does not speak 2026-07-28 answers (400, or -32601), so a timeout is an error. Absent means true.
    */
   readonly fallsBackOnProbeTimeout?: boolean;
+  /** Opens the channel and starts delivering to `handlers`. Called once. */
   start(handlers: TransportHandlers): Promise<void>;
   /**
    * Sends one message. Streamable HTTP resolves once the request's answer has been delivered (or the
@@ -78,5 +81,6 @@ export interface Transport {
    * `server/discover` with `VERSION_NEGOTIATION` to say that the server does not speak 2026-07-28.
    */
   send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void>;
+  /** Ends the channel and releases what it holds. Idempotent. */
   close(): Promise<void>;
 }

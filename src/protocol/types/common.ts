@@ -11,7 +11,9 @@ export interface Open {
 /** `_meta` on any object: free-form, reserved keys per the spec. */
 export type MetaObject = { [key: string]: unknown };
 
+/** The token a request's `_meta.progressToken` names; progress notifications for it carry the same token. */
 export type ProgressToken = string | number;
+/** An opaque pagination cursor: pass a list result's `nextCursor` back unchanged. */
 export type Cursor = string;
 export type { JsonObject, JsonValue, RequestId };
 
@@ -22,6 +24,7 @@ export interface Annotations extends Open {
   lastModified?: string;
 }
 
+/** Who a message or an annotation's audience is: the user or the assistant. */
 export type Role = "user" | "assistant";
 
 /** An icon a client may display. */
@@ -53,6 +56,7 @@ export type LoggingLevel =
   | "alert"
   | "emergency";
 
+/** Every {@link LoggingLevel}, least severe first. */
 export const LOGGING_LEVELS: readonly LoggingLevel[] = [
   "debug",
   "info",

@@ -41,6 +41,7 @@ export interface BlobResourceContents extends Open {
   _meta?: MetaObject;
 }
 
+/** The contents of a resource: text or base64 blob. */
 export type ResourceContents = TextResourceContents | BlobResourceContents;
 
 /** A resource's contents inlined in a message. */
