@@ -18,8 +18,9 @@ import { createHttpHandler } from "../../src/http/handler.js";
 import type { HttpHandlerOptions } from "../../src/http/options.js";
 import { toNodeHandler } from "../../src/node/adapter.js";
 import { ServerBuilder } from "../../src/server/builder.js";
-import { HttpPeer, modernMeta, raw } from "../support/http-peer.js";
+import { HttpPeer, modernMeta, raw, rawOpen, readReply } from "../support/http-peer.js";
 import { listenOnLoopback, textOf, useCleanups } from "../support/interop-helpers.js";
+import { until } from "../support/until.js";
 import { validatingFetch } from "../support/validating-fetch.js";
 import { WireValidator } from "../support/wire-schema.js";
 
@@ -28,7 +29,12 @@ const ERAS = ["2026-07-28", "2025-11-25"] as const;
 /** Non-ASCII and a nested object: what crosses a parse and a re-encode must arrive unchanged. */
 const ARGS = { text: 'héllo ✓ \u2028 "quoted"', nested: { list: [1, 2.5, null, true] } };
 
-const server = new ServerBuilder({ serverInfo: { name: "frameworks", version: "1.0.0" } })
+/** What the server logged (only the request cut mid-body logs anything). */
+const logged: string[] = [];
+const server = new ServerBuilder({
+  serverInfo: { name: "frameworks", version: "1.0.0" },
+  logger: { warn: (message) => logged.push(message), error: (message) => logged.push(message) },
+})
   .tool({ name: "echo", inputSchema: { type: "object" } }, (args) => ({
     content: [{ type: "text", text: JSON.stringify(args) }],
   }))
@@ -82,6 +88,7 @@ async function bothClientsBothEras(url: string): Promise<void> {
     await v2.close();
     expect(official.errors).toEqual([]);
   }
+  expect(logged).toEqual([]);
 }
 
 /** One raw 2026 tools/call POST with `body` as its bytes (default: the request as JSON). */
@@ -226,6 +233,30 @@ describe("Express 5", () => {
     const form = await raw(`http://127.0.0.1:${port}/form`, { method: "POST", headers, body });
     expect(form.status).toBe(500);
     expect(form.text).toContain("a middleware read the request body");
+  });
+});
+
+describe("a body that never ends", () => {
+  it("is cut by node:http's requestTimeout (300 s by default): the listener settles, nothing waits forever", async () => {
+    const listener = toNodeHandler(mcpHandler());
+    const settled: Promise<void>[] = [];
+    // A short timeout, checked often, so that the test does not wait 300 s; nothing here measures time.
+    const httpServer = createServer({ requestTimeout: 200, connectionsCheckingInterval: 20 }, (req, res) => {
+      settled.push(listener(req, res));
+    });
+    const port = await listenOnLoopback(httpServer, cleanup);
+    const { request, response } = rawOpen(`http://127.0.0.1:${port}/mcp`, {
+      headers: { "content-type": "application/json", "content-length": "1000", accept: "application/json" },
+      body: [new TextEncoder().encode('{"jsonrpc":"2.0",')],
+    });
+    // rawOpen ends chunked bodies; this one must stay open: the declared length is never reached.
+    const reply = await readReply(await response).catch(() => undefined);
+    expect(reply === undefined || reply.status === 408).toBe(true);
+    request.destroy();
+    await until(() => settled.length === 1);
+    await settled[0];
+    // The body read failed when the connection was cut (logged as a handler failure), and nothing waits on.
+    expect(logged.splice(0)).toEqual(["the HTTP handler failed"]);
   });
 });
 
