@@ -4,7 +4,7 @@
  * never logged.
  */
 import { afterEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import { alive, marked, rejectionOf } from "../../test/fixtures/stdio/harness.js";
+import { alive, eventually, marked, openPeer, rejectionOf } from "../../test/fixtures/stdio/harness.js";
 import { Client } from "../client/client.js";
 import type { McpkitError } from "../jsonrpc/errors.js";
 import { type LaunchedStdio, type LaunchStdioOptions, launchStdio } from "./launcher.js";
@@ -113,6 +113,27 @@ describe("a server that dies at start-up: connect() says why", () => {
       code: "PROTOCOL",
       details: { line: 1, preview: "Server listening on stdio", stderrTail: "starting demo server" },
     });
+  });
+
+  it("a server that closes its stdin: the failed write says so, and quotes its stderr", async () => {
+    const script = `require("node:fs").closeSync(0); console.error("stdin closed on purpose"); setInterval(() => {}, 1000);`;
+    const p = await openPeer({ command: process.execPath, args: ["-e", script] });
+    launched.push(p.transport);
+    await eventually(() => p.transport.stderrTail === "stdin closed on purpose");
+    const pending = rejectionOf(p.request("ping"));
+    const reason = await p.closed;
+    expect(reason.error).toMatchObject({ code: "TRANSPORT", cause: { code: "EPIPE" } });
+    // The server did not exit on its own: the SIGTERM cleanup sent it is not named as the reason.
+    expect(reason.error?.message).toBe(
+      "writing to the stdio server's stdin failed\nits stderr:\n  | stdin closed on purpose",
+    );
+    // The request fails with the close reason, or with its send's refusal naming it: either says why.
+    const failed = (await pending) as McpkitError;
+    expect(failed.message).toContain("writing to the stdio server's stdin failed\nits stderr:\n  | stdin closed");
+    // A later send says why the transport is closed.
+    const later = (await rejectionOf(p.request("ping"))) as McpkitError;
+    expect(later).toMatchObject({ code: "CLOSED", cause: reason.error });
+    expect(later.message).toBe(`the stdio transport is closed: ${reason.error?.message}`);
   });
 
   it("a server that exits cleanly at once, having written nothing, says only that", async () => {

@@ -202,6 +202,8 @@ class StdioProcess implements LaunchedStdio {
   private exitStatus: StdioExit | undefined;
   private report: StdioCleanupReport | undefined;
   private failureError: Error | undefined;
+  /** What started the close sequence, once it has begun. */
+  private endKind: EndCause["kind"] | undefined;
   private resolveClosed!: (reason: TransportCloseReason) => void;
   private resolveExited!: (exit: StdioExit) => void;
   private readonly exited = new Promise<StdioExit>((resolve) => {
@@ -264,7 +266,7 @@ class StdioProcess implements LaunchedStdio {
 
   // Not `async`: a frame written at once settles with a shared resolved promise, no frame or hop per message.
   send(message: JsonRpcMessage): Promise<void> {
-    if (!this.child || this.closing || this.sequence) return Promise.reject(this.notOpen());
+    if (!this.child || this.closing || this.sequence) return this.refused();
     let frame: string;
     try {
       frame = encodeFrame(message, this.launch.policy.maxOutboundFrameBytes);
@@ -369,11 +371,11 @@ class StdioProcess implements LaunchedStdio {
   /** Writes one frame; `undefined` when it is done, a promise when it waits for `drain`. */
   private write(frame: string): Promise<void> | undefined {
     const stdin = this.child?.stdin;
-    if (!stdin || this.writesStopped) return Promise.reject(this.notOpen());
+    if (!stdin || this.writesStopped) return this.refused();
     const flushed = stdin.write(frame);
     this.poll.extend();
     if (flushed) return undefined;
-    return drained(stdin, this.writeStop.signal, () => this.notOpen());
+    return drained(stdin, this.writeStop.signal, () => this.refused());
   }
 
   private receive(chunk: Buffer): void {
@@ -408,6 +410,7 @@ class StdioProcess implements LaunchedStdio {
     if (this.sequence) return this.sequence;
     const child = this.child;
     if (!child) return Promise.resolve();
+    this.endKind = cause.kind;
     // After the root exits on its own, what it wrote before exiting is still delivered.
     this.reading = cause.kind === "exit";
     this.writesStopped = true;
@@ -478,8 +481,10 @@ class StdioProcess implements LaunchedStdio {
           ),
         };
       case "io": {
-        // A write that fails because the server died: the exit is the news.
-        const exited = this.exitStatus ? ` (the server ${describeExit(this.exitStatus)})` : "";
+        // A write that fails because the server died: the exit is the news (not a signal cleanup sent it).
+        const exit = this.exitStatus;
+        const sent = exit?.signal ? this.report?.groupSignals.includes(exit.signal) : false;
+        const exited = exit && !sent ? ` (the server ${describeExit(exit)})` : "";
         return {
           kind: "error",
           error: withTail(
@@ -491,6 +496,20 @@ class StdioProcess implements LaunchedStdio {
         };
       }
     }
+  }
+
+  /**
+   * The rejection of a send that finds the transport not open. While the server's own end (an exit, a violation,
+   * a failed write) is being cleaned up, it waits for the close reason, so that the error says why.
+   */
+  private refused(): Promise<never> {
+    const kind = this.endKind;
+    if (kind === undefined || kind === "close" || this.failureError) return Promise.reject(this.notOpen());
+    const refuse = () => Promise.reject(this.notOpen());
+    // end() stops the writes just before it starts the sequence: read it a moment later.
+    return Promise.resolve()
+      .then(() => this.sequence)
+      .then(refuse, refuse);
   }
 
   /** The error of a send that finds the transport not open, naming why it is not. */
@@ -507,17 +526,16 @@ class StdioProcess implements LaunchedStdio {
   }
 }
 
-function drained(stream: Writable, stop: AbortSignal, closedError: () => Error): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const settle = (error?: Error) => {
+function drained(stream: Writable, stop: AbortSignal, refused: () => Promise<never>): Promise<void> {
+  return new Promise((resolve) => {
+    const settle = (outcome?: Promise<never>) => {
       stream.off("drain", onDrain);
       stream.off("close", onClose);
       stop.removeEventListener("abort", onClose);
-      if (error) reject(error);
-      else resolve();
+      resolve(outcome);
     };
     const onDrain = () => settle();
-    const onClose = () => settle(closedError());
+    const onClose = () => settle(refused());
     stream.on("drain", onDrain);
     stream.on("close", onClose);
     stop.addEventListener("abort", onClose);
