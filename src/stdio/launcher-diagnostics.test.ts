@@ -129,7 +129,9 @@ describe("a server that dies at start-up: connect() says why", () => {
     );
     // The request fails with the close reason, or with its send's refusal naming it: either says why.
     const failed = (await pending) as McpkitError;
-    expect(failed.message).toContain("writing to the stdio server's stdin failed\nits stderr:\n  | stdin closed");
+    expect(failed.message).toContain(
+      "writing to the stdio server's stdin failed\nits stderr:\n  | stdin closed",
+    );
     // A later send says why the transport is closed.
     const later = (await rejectionOf(p.request("ping"))) as McpkitError;
     expect(later).toMatchObject({ code: "CLOSED", cause: reason.error });
