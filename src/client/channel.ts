@@ -242,10 +242,7 @@ export class RpcChannel {
 
   private transportClosed(reason: TransportCloseReason): void {
     if (this.closedError) return;
-    const error = new McpkitError("CLOSED", "the transport closed", {
-      details: { kind: reason.kind },
-      ...(reason.error ? { cause: reason.error } : {}),
-    });
+    const error = transportClosedError(reason);
     this.closedError = error;
     this.pending.rejectAll(error);
     this.progress.clear();
@@ -278,6 +275,29 @@ class SendHints implements TransportSendOptions {
 
   get signal(): AbortSignal {
     return this.deadline.signal;
+  }
+}
+
+/**
+ * The error of operations pending (or begun) when the transport ended underneath: its message names the cause
+ * (`the transport closed: the stdio server process exited with code 1`), which is also its `cause`.
+ */
+export function transportClosedError(reason: TransportCloseReason): McpkitError {
+  return new McpkitError("CLOSED", `the transport closed: ${describeClose(reason)}`, {
+    details: { kind: reason.kind },
+    ...(reason.error ? { cause: reason.error } : {}),
+  });
+}
+
+function describeClose(reason: TransportCloseReason): string {
+  if (reason.error) return reason.error.message || reason.error.name || "an error without a message";
+  switch (reason.kind) {
+    case "local":
+      return "the transport was closed on this side";
+    case "remote":
+      return "the server ended the connection";
+    case "error":
+      return "a transport error";
   }
 }
 

@@ -43,6 +43,8 @@ export abstract class ClientCore {
   private readonly serverRequests: ServerRequests;
   private readonly subscriptions: Subscriptions;
   private notificationMeta: { [key: string]: unknown } | undefined;
+  /** Why the transport ended underneath, when it did. */
+  private lost: McpkitError | undefined;
 
   constructor(options: ClientOptions) {
     this.config = resolveClientOptions(options);
@@ -60,6 +62,7 @@ export abstract class ClientCore {
       request: (request) => this.serverRequests.answer(request),
       closed: (error) => {
         this.state = "closed";
+        this.lost = error;
         this.subscriptions.endAll({ reason: "transport_closed", error });
         this.callbacks.close(error);
       },
@@ -100,7 +103,7 @@ export abstract class ClientCore {
         deadline,
         probeTimeoutFallsBack: this.config.transport.fallsBackOnProbeTimeout !== false,
       });
-      if (this.state !== "connecting") throw new McpkitError("CLOSED", "the client closed during connect");
+      if (this.state !== "connecting") throw this.closedError("the client closed during connect");
       this.info = info;
       this.state = "connected";
       return info;
@@ -293,8 +296,18 @@ export abstract class ClientCore {
 
   private requireConnected(): Era {
     if (this.state === "connected" && this.info) return this.info.era;
-    const message = this.state === "closed" ? "the client is closed" : "the client is not connected";
-    throw new McpkitError("CLOSED", message, { details: { state: this.state } });
+    if (this.state === "closed") throw this.closedError("the client is closed");
+    throw new McpkitError("CLOSED", "the client is not connected", { details: { state: this.state } });
+  }
+
+  /** A `CLOSED` error that, when the transport ended underneath, says why (and keeps it as `cause`). */
+  private closedError(message: string): McpkitError {
+    const lost = this.lost;
+    if (!lost) return new McpkitError("CLOSED", message, { details: { state: this.state } });
+    return new McpkitError("CLOSED", `${message}: ${lost.message}`, {
+      details: { state: this.state },
+      cause: lost,
+    });
   }
 }
 

@@ -241,10 +241,17 @@ function failureOf(end: SubscriptionEnd): Error | undefined {
         details: { limit: "queueSize", value: end.queueSize, end },
       });
     case "transport_closed":
-      return new McpkitError("CLOSED", "the transport closed", { cause: end.error, details: { end } });
+      return new McpkitError("CLOSED", closedMessage(end.error), { cause: end.error, details: { end } });
     case "client_closed":
       return new McpkitError("CLOSED", "the client was closed", { details: { end } });
   }
+}
+
+/** The channel's error already reads `the transport closed: <why>`; anything else is named after it. */
+function closedMessage(error: unknown): string {
+  if (!(error instanceof Error)) return "the transport closed";
+  const message = error.message;
+  return message.startsWith("the transport closed") ? message : `the transport closed: ${message}`;
 }
 
 /** A filter as received: only the known members with the right types; undefined when not an object. */

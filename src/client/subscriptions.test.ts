@@ -325,7 +325,11 @@ describe("ending a subscription", () => {
     })().catch((e: unknown) => e);
     expect(events.map((e) => e.type)).toEqual(["acknowledged"]);
     expect(error).toBeInstanceOf(McpkitError);
-    expect(error).toMatchObject({ code: "CLOSED" });
+    // The message names the cause once, not as "the transport closed: the transport closed: ...".
+    expect(error).toMatchObject({
+      code: "CLOSED",
+      message: "the transport closed: the server ended the connection",
+    });
     expect(await sub.close()).toMatchObject({ confirmed: false, reason: "transport_closed" });
   });
 

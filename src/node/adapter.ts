@@ -1,13 +1,18 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { type Answer, type RequestView, serveView } from "../http/view.js";
+import { CONSUMED_BODY_MESSAGE, leftBody, parsedBytes } from "./parsed-body.js";
 import { NodeRequestView } from "./request-view.js";
 
 /** Any fetch-style handler: the mcpkit HTTP handler, `app.fetch` of Hono, and the like. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
-/** A `node:http` request listener. */
-export type NodeListener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+/**
+ * A `node:http` request listener. `parsedBody` is a body a framework already parsed (Fastify's `request.body`);
+ * without it, a body a middleware parsed is read from `req.body`. A function there (Express's `next`) is
+ * ignored, so the listener mounts in Express as it is.
+ */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
 
 /** Bytes of request body queued before the adapter stops reading the socket until the handler catches up. */
 const BODY_HIGH_WATER_MARK = 64 * 1024;
@@ -22,6 +27,10 @@ const BODY_HIGH_WATER_MARK = 64 * 1024;
  * or `Response` per request: headers and body are read from the Node request directly, and a JSON answer is
  * written in one piece with its `Content-Length`.
  *
+ * Behind a body parser (Express's `express.json()`) the stream is read already: the parsed `req.body` is used
+ * (a JSON value encoded again and held to `maxBodyBytes`, a `Buffer` or string as the bytes). A stream read by a
+ * middleware that left no usable body is answered 500 `-32603` saying so, never left waiting.
+ *
  * @example
  * const listener = toNodeHandler(createHttpHandler(server));
  * http.createServer(listener).listen(3000, "127.0.0.1");
@@ -29,7 +38,7 @@ const BODY_HIGH_WATER_MARK = 64 * 1024;
 export function toNodeHandler(handler: FetchHandler): NodeListener {
   const serve = (handler as { [serveView]?: (request: RequestView) => Promise<Answer> })[serveView];
   if (typeof serve === "function") return viewListener(serve);
-  return async (req, res) => {
+  return async (req, res, parsedBody) => {
     const controller = new AbortController();
     const gone = () => {
       if (!res.writableFinished) controller.abort(new Error("the client disconnected"));
@@ -37,9 +46,22 @@ export function toNodeHandler(handler: FetchHandler): NodeListener {
     res.on("close", gone);
     // A write racing the client's disconnect errors the response; that is the same disconnect.
     res.on("error", gone);
+    const left = leftBody(req, parsedBody);
+    let body: Uint8Array | undefined;
+    if (left.kind !== "stream") {
+      try {
+        // The handler counts a parsed body against its own limit, as it would the stream.
+        body = parsedBytes(left, Number.POSITIVE_INFINITY);
+      } catch {
+        res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+        res.end(CONSUMED_BODY_MESSAGE);
+        return;
+      }
+      req.resume();
+    }
     let request: Request;
     try {
-      request = toRequest(req, controller.signal);
+      request = toRequest(req, controller.signal, body);
     } catch {
       badHost(res);
       return;
@@ -59,8 +81,8 @@ export function toNodeHandler(handler: FetchHandler): NodeListener {
 function viewListener(serve: (request: RequestView) => Promise<Answer>): NodeListener {
   // Keep-alive clients send the same Host on every request: it is checked once.
   let urlHost: string | undefined;
-  return async (req, res) => {
-    const view = new NodeRequestView(req, res);
+  return async (req, res, parsedBody) => {
+    const view = new NodeRequestView(req, res, parsedBody);
     const host = view.firstHost;
     if (host !== urlHost) {
       if (!formsUrl(view)) {
@@ -117,7 +139,7 @@ function internalError(res: ServerResponse): void {
 }
 
 /** Builds the Web Request of a Node request; throws when its Host cannot form a URL. */
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+function toRequest(req: IncomingMessage, signal: AbortSignal, body: Uint8Array | undefined): Request {
   const host = req.headers.host;
   if (!host) throw new TypeError("no Host header");
   const scheme = (req.socket as TLSSocket).encrypted ? "https" : "http";
@@ -132,7 +154,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
   if (method !== "GET" && method !== "HEAD") {
-    init.body = bodyStream(req);
+    init.body = body ?? bodyStream(req);
     init.duplex = "half";
   }
   return new Request(url, init);

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { bodyTooLarge, declaredTooLarge, type RequestView } from "../http/view.js";
 import { joinChunks } from "../jsonrpc/codec.js";
+import { leftBody, parsedBytes } from "./parsed-body.js";
 
 /** The headers of a Node request by lowercase name, repeated ones joined with `, ` (as `Headers.get` does). */
 interface HeaderMap {
@@ -38,9 +39,14 @@ export class NodeRequestView implements RequestView {
   private goneCallbacks: Array<() => void> | undefined;
   private web: Request | undefined;
 
+  /**
+   * @param parsed the body a framework already parsed (the listener's third argument), if any; see
+   *   {@link leftBody}.
+   */
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
+    private readonly parsed?: unknown,
   ) {
     this.method = req.method ?? "GET";
     this.scheme = (req.socket as TLSSocket).encrypted ? "https" : "http";
@@ -68,6 +74,16 @@ export class NodeRequestView implements RequestView {
 
   body(maxBytes: number): Promise<Uint8Array> {
     const req = this.req;
+    const left = leftBody(req, this.parsed);
+    if (left.kind !== "stream") {
+      // The stream is not ours to read (or is read already): discard whatever of it is still to come.
+      req.resume();
+      try {
+        return Promise.resolve(parsedBytes(left, maxBytes));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     if (declaredTooLarge(this.header("content-length"), maxBytes)) {
       // Discard the rest as it arrives; the connection closes after the answer.
       req.resume();
@@ -107,6 +123,8 @@ export class NodeRequestView implements RequestView {
       req.on("end", onEnd);
       req.on("error", onError);
       req.on("close", onClose);
+      // A middleware may have paused the stream; a `data` listener alone does not resume it then.
+      req.resume();
     });
   }
 

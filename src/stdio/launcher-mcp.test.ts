@@ -82,7 +82,12 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("mcpkit client over launchS
     expect(error.cause).toMatchObject({ code: "CLOSED", details: { exitCode: 3, signal: null } });
     expect(launched.exit).toEqual({ code: 3, signal: null });
     expect(stderr.join("")).toContain("crashing on purpose");
-    await expect(client.listTools()).rejects.toMatchObject({ code: "CLOSED" });
+    // The message names the cause, and quotes the end of the server's stderr (kept in capture mode too).
+    expect(error.message).toMatch(/^the transport closed: the stdio server process exited with code 3\n/);
+    expect(error.message).toContain("crashing on purpose");
+    const later = (await rejectionOf(client.listTools())) as McpkitError;
+    expect(later).toMatchObject({ code: "CLOSED", cause: error });
+    expect(later.message).toBe(`the client is closed: ${error.message}`);
   });
 
   it("fails a pending call when the server is killed from outside", async () => {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
-import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import { McpkitError } from "../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../jsonrpc/message.js";
 import type {
   MessageInfo,
@@ -10,12 +10,14 @@ import type {
   TransportHandlers,
 } from "../transports/transport.js";
 import { cleanupFailed, runCleanup, type StdioCleanupReport, type StdioExit, within } from "./cleanup.js";
+import { describeExit, describeFailure, exitDetails, notJsonRpc, withStderrTail } from "./end-errors.js";
 import { decodeFrame, encodeFrame, FrameDecoder, inboundLimitError } from "./framing.js";
 import { type StdioPolicyInput, type StdioSecurityPolicy, stdioPolicy } from "./policy.js";
 import { PollWindow, pollWindowOption } from "./poll-window.js";
 import { type ProcessOps, systemProcessOps } from "./process-tree.js";
 import { type ChildEnvInput, checkDirectory, childEnvironment, resolveCommand } from "./spawn-config.js";
-import { StderrCapture, type StderrHandler } from "./stderr.js";
+import { forwardStderr, StderrCapture, type StderrHandler } from "./stderr.js";
+import { StderrTail } from "./stderr-tail.js";
 
 /** Options of {@link launchStdio}. */
 export interface LaunchStdioOptions {
@@ -66,6 +68,12 @@ export interface LaunchedStdio extends Transport {
   /** Captured stderr bytes dropped past `maxStderrBytes`. */
   readonly droppedStderrBytes: number;
   /**
+   * The last stderr text of the server (up to the policy's `stderrTailBytes`, in every `stderr` mode; escape
+   * sequences and control characters removed). The error of an early exit or a protocol violation quotes it.
+   * mcpkit never logs it.
+   */
+  readonly stderrTail: string;
+  /**
    * Resolves, with the reason `handlers.close` got, once the transport has ended and cleanup has run (or with
    * the start error when `start()` failed; `handlers.close` is not called then).
    */
@@ -77,8 +85,6 @@ const WRITTEN: Promise<void> = Promise.resolve();
 
 /** How long stdout and stderr get to reach end-of-file after cleanup before they are destroyed. */
 const STREAM_END_MS = 1_000;
-/** Most characters of an offending stdout line kept in a protocol error. */
-const PREVIEW_CHARS = 64;
 
 const LAUNCH_KEYS = new Set([
   "command",
@@ -190,9 +196,14 @@ class StdioProcess implements LaunchedStdio {
   private readonly poll: PollWindow;
   private readonly decoder: FrameDecoder;
   private readonly stderr: StderrCapture | undefined;
+  private readonly tail: StderrTail;
+  /** Stops forwarding stderr to this process's (`inherit` mode with a tail). */
+  private stopForwarding = () => {};
   private exitStatus: StdioExit | undefined;
   private report: StdioCleanupReport | undefined;
   private failureError: Error | undefined;
+  /** What started the close sequence, once it has begun. */
+  private endKind: EndCause["kind"] | undefined;
   private resolveClosed!: (reason: TransportCloseReason) => void;
   private resolveExited!: (exit: StdioExit) => void;
   private readonly exited = new Promise<StdioExit>((resolve) => {
@@ -212,6 +223,7 @@ class StdioProcess implements LaunchedStdio {
       (frame) => this.frame(frame),
     );
     this.stderr = onStderr ? new StderrCapture(policy.maxStderrBytes, onStderr) : undefined;
+    this.tail = new StderrTail(policy.stderrTailBytes);
     this.poll = new PollWindow(launch.pollMs);
   }
 
@@ -239,6 +251,9 @@ class StdioProcess implements LaunchedStdio {
   get droppedStderrBytes(): number {
     return this.stderr?.dropped ?? 0;
   }
+  get stderrTail(): string {
+    return this.tail.text();
+  }
 
   start(handlers: TransportHandlers): Promise<void> {
     if (this.starting || this.closing) {
@@ -251,7 +266,7 @@ class StdioProcess implements LaunchedStdio {
 
   // Not `async`: a frame written at once settles with a shared resolved promise, no frame or hop per message.
   send(message: JsonRpcMessage): Promise<void> {
-    if (!this.child || this.closing || this.sequence) return Promise.reject(this.notOpen());
+    if (!this.child || this.closing || this.sequence) return this.refused();
     let frame: string;
     try {
       frame = encodeFrame(message, this.launch.policy.maxOutboundFrameBytes);
@@ -299,14 +314,25 @@ class StdioProcess implements LaunchedStdio {
         detached: true,
         shell: false,
         windowsHide: true,
-        stdio: ["pipe", "pipe", policy.stderr === "capture" ? "pipe" : policy.stderr],
+        // Piped in every mode while a tail is kept: the tail is what explains an early exit.
+        stdio: [
+          "pipe",
+          "pipe",
+          policy.stderr === "capture" || this.tail.capacity > 0 ? "pipe" : policy.stderr,
+        ],
       });
     } catch (error) {
       throw this.startFailed(error);
     }
     child.stdin?.on("error", (error) => void this.end({ kind: "io", error }));
     child.stdout?.on("data", (chunk: Buffer) => this.receive(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => this.stderr?.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => {
+      this.tail.push(chunk);
+      this.stderr?.push(chunk);
+    });
+    if (policy.stderr === "inherit" && child.stderr) {
+      this.stopForwarding = forwardStderr(child.stderr, process.stderr);
+    }
     child.on("exit", (code, signal) => {
       this.exitStatus = { code, signal };
       this.resolveExited(this.exitStatus);
@@ -331,8 +357,10 @@ class StdioProcess implements LaunchedStdio {
   }
 
   private startFailed(error: unknown): McpkitError {
-    const failure = new McpkitError("TRANSPORT", `could not start ${this.launch.command}`, {
-      details: { command: this.launch.command, code: (error as { code?: unknown } | null)?.code },
+    const code = (error as { code?: unknown } | null)?.code;
+    const why = error instanceof Error ? `: ${error.message}` : "";
+    const failure = new McpkitError("TRANSPORT", `could not start ${this.launch.command}${why}`, {
+      details: { command: this.launch.command, code },
       cause: error,
     });
     this.failureError = failure;
@@ -343,11 +371,11 @@ class StdioProcess implements LaunchedStdio {
   /** Writes one frame; `undefined` when it is done, a promise when it waits for `drain`. */
   private write(frame: string): Promise<void> | undefined {
     const stdin = this.child?.stdin;
-    if (!stdin || this.writesStopped) return Promise.reject(this.notOpen());
+    if (!stdin || this.writesStopped) return this.refused();
     const flushed = stdin.write(frame);
     this.poll.extend();
     if (flushed) return undefined;
-    return drained(stdin, this.writeStop.signal, () => this.notOpen());
+    return drained(stdin, this.writeStop.signal, () => this.refused());
   }
 
   private receive(chunk: Buffer): void {
@@ -382,6 +410,7 @@ class StdioProcess implements LaunchedStdio {
     if (this.sequence) return this.sequence;
     const child = this.child;
     if (!child) return Promise.resolve();
+    this.endKind = cause.kind;
     // After the root exits on its own, what it wrote before exiting is still delivered.
     this.reading = cause.kind === "exit";
     this.writesStopped = true;
@@ -413,6 +442,7 @@ class StdioProcess implements LaunchedStdio {
     await within(Promise.all([closedStream(child.stdout), closedStream(child.stderr)]), STREAM_END_MS);
     this.reading = false;
     for (const stream of child.stdio) stream?.destroy();
+    this.stopForwarding();
     this.stderr?.end();
     const closeReason = this.reasonFor(cause);
     let reported = closeReason;
@@ -433,49 +463,79 @@ class StdioProcess implements LaunchedStdio {
     if (cleanupError) throw cleanupError;
   }
 
+  /** Why the transport ended; an end the server caused quotes the tail of its stderr. */
   private reasonFor(cause: EndCause): TransportCloseReason {
+    if (cause.kind === "close") return { kind: "local" };
+    const quote = this.tail.quote();
+    const withTail = (error: McpkitError) => withStderrTail(error, quote, this.tail.text());
     switch (cause.kind) {
-      case "close":
-        return { kind: "local" };
       case "protocol":
-        return { kind: "error", error: cause.error };
+        return { kind: "error", error: withTail(cause.error) };
       case "exit":
         return {
           kind: "remote",
-          error: new McpkitError("CLOSED", `the stdio server ${describeExit(this.exitStatus)}`, {
-            details: exitDetails(this.exitStatus),
-          }),
+          error: withTail(
+            new McpkitError("CLOSED", `the stdio server ${describeExit(this.exitStatus)}`, {
+              details: exitDetails(this.exitStatus),
+            }),
+          ),
         };
-      case "io":
+      case "io": {
+        // A write that fails because the server died: the exit is the news (not a signal cleanup sent it).
+        const exit = this.exitStatus;
+        const sent = exit?.signal ? this.report?.groupSignals.includes(exit.signal) : false;
+        const exited = exit && !sent ? ` (the server ${describeExit(exit)})` : "";
         return {
           kind: "error",
-          error: new McpkitError("TRANSPORT", "writing to the stdio server's stdin failed", {
-            details: exitDetails(this.exitStatus),
-            cause: cause.error,
-          }),
+          error: withTail(
+            new McpkitError("TRANSPORT", `writing to the stdio server's stdin failed${exited}`, {
+              details: exitDetails(this.exitStatus),
+              cause: cause.error,
+            }),
+          ),
         };
+      }
     }
   }
 
+  /**
+   * The rejection of a send that finds the transport not open. While the server's own end (an exit, a violation,
+   * a failed write) is being cleaned up, it waits for the close reason, so that the error says why.
+   */
+  private refused(): Promise<never> {
+    const kind = this.endKind;
+    if (kind === undefined || kind === "close" || this.failureError) return Promise.reject(this.notOpen());
+    const refuse = () => Promise.reject(this.notOpen());
+    // end() stops the writes just before it starts the sequence: read it a moment later.
+    return Promise.resolve()
+      .then(() => this.sequence)
+      .then(refuse, refuse);
+  }
+
+  /** The error of a send that finds the transport not open, naming why it is not. */
   private notOpen(): McpkitError {
     const state = this.child ? "closed" : "not started";
-    return new McpkitError("CLOSED", `the stdio transport is ${state}`, {
-      ...(this.failureError ? { cause: this.failureError } : {}),
-    });
+    const failure = this.failureError;
+    if (failure) {
+      return new McpkitError("CLOSED", `the stdio transport is ${state}: ${failure.message}`, {
+        cause: failure,
+      });
+    }
+    const exited = this.exitStatus ? `: the stdio server ${describeExit(this.exitStatus)}` : "";
+    return new McpkitError("CLOSED", `the stdio transport is ${state}${exited}`);
   }
 }
 
-function drained(stream: Writable, stop: AbortSignal, closedError: () => Error): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const settle = (error?: Error) => {
+function drained(stream: Writable, stop: AbortSignal, refused: () => Promise<never>): Promise<void> {
+  return new Promise((resolve) => {
+    const settle = (outcome?: Promise<never>) => {
       stream.off("drain", onDrain);
       stream.off("close", onClose);
       stop.removeEventListener("abort", onClose);
-      if (error) reject(error);
-      else resolve();
+      resolve(outcome);
     };
     const onDrain = () => settle();
-    const onClose = () => settle(closedError());
+    const onClose = () => settle(refused());
     stream.on("drain", onDrain);
     stream.on("close", onClose);
     stop.addEventListener("abort", onClose);
@@ -486,41 +546,6 @@ function drained(stream: Writable, stop: AbortSignal, closedError: () => Error):
 function closedStream(stream: Readable | null | undefined): Promise<void> {
   if (!stream || stream.destroyed || stream.closed) return Promise.resolve();
   return new Promise((resolve) => stream.once("close", () => resolve()));
-}
-
-function notJsonRpc(error: unknown, frame: string, index: number): McpkitError {
-  const reason = error instanceof Error ? error.message : String(error);
-  const preview = frame.length > PREVIEW_CHARS ? `${frame.slice(0, PREVIEW_CHARS)}…` : frame;
-  return new McpkitError(
-    "PROTOCOL",
-    `the stdio server wrote a line that is not a JSON-RPC message (line ${index}: ${reason})`,
-    {
-      details: {
-        line: index,
-        reason,
-        ...(error instanceof JsonRpcError ? { jsonRpcCode: error.code } : {}),
-        preview,
-      },
-      cause: error,
-    },
-  );
-}
-
-function exitDetails(exit: StdioExit | undefined): { exitCode: number | null; signal: string | null } {
-  return { exitCode: exit?.code ?? null, signal: exit?.signal ?? null };
-}
-
-function describeExit(exit: StdioExit | undefined): string {
-  if (!exit) return "ended";
-  if (exit.signal) return `process was killed by ${exit.signal}`;
-  return `process exited with code ${exit.code}`;
-}
-
-function describeFailure(report: StdioCleanupReport): string {
-  const alive = report.survivors;
-  const what =
-    report.rootExit === undefined ? "the root process did not exit" : `${alive.length} process(es)`;
-  return `stdio cleanup failed: ${what} still alive after SIGKILL (pids ${alive.join(", ")})`;
 }
 
 function invalid(key: string, problem: string): McpkitError {

@@ -9,11 +9,17 @@ describe("stdioPolicy", () => {
       maxPendingStdoutBytes: 4_000_000,
       stderr: "ignore",
       maxStderrBytes: 64_000,
+      stderrTailBytes: 4_096,
       environment: "inherit",
       shutdownTimeoutMs: 5_000,
     });
     expect(stdioPolicy({ preset: "gateway" })).toEqual({ ...STDIO_PRESETS.default, environment: "replace" });
     expect(Object.isFrozen(stdioPolicy({ stderr: "capture" }))).toBe(true);
+  });
+
+  it("accepts a stderr tail from 0 (none) to 65,536 bytes", () => {
+    expect(stdioPolicy({ stderrTailBytes: 0 }).stderrTailBytes).toBe(0);
+    expect(stdioPolicy({ stderrTailBytes: 65_536 }).stderrTailBytes).toBe(65_536);
   });
 
   it("accepts a built policy as input unchanged", () => {
@@ -30,6 +36,9 @@ describe("stdioPolicy", () => {
       [{ maxOutboundFrameBytes: 1.5 }, "maxOutboundFrameBytes"],
       [{ maxStderrBytes: -1 }, "maxStderrBytes"],
       [{ shutdownTimeoutMs: -1 }, "shutdownTimeoutMs"],
+      [{ stderrTailBytes: -1 }, "stderrTailBytes"],
+      [{ stderrTailBytes: 65_537 }, "stderrTailBytes"],
+      [{ stderrTailBytes: 0.5 }, "stderrTailBytes"],
       [{ stderr: "console" }, "stderr"],
       [{ environment: "clean" }, "environment"],
       [null, "policy"],

@@ -22,6 +22,11 @@ export interface StdioSecurityPolicy {
   /** Most stderr bytes kept in `capture` mode (default 64,000). */
   readonly maxStderrBytes: number;
   /**
+   * The last stderr bytes kept, whatever the mode, to explain why a server ended (default 4,096; 0 to 65,536;
+   * 0 keeps none). They go only into the error of an early exit or a protocol violation, never to a log.
+   */
+  readonly stderrTailBytes: number;
+  /**
    * `inherit` (default): the child gets this process's environment plus what the caller adds. `replace`: the
    * child gets only what the caller lists (the gateway preset).
    */
@@ -36,6 +41,7 @@ const DEFAULT_POLICY: StdioSecurityPolicy = Object.freeze({
   maxPendingStdoutBytes: 4_000_000,
   stderr: "ignore",
   maxStderrBytes: 64_000,
+  stderrTailBytes: 4_096,
   environment: "inherit",
   shutdownTimeoutMs: 5_000,
 });
@@ -51,6 +57,9 @@ export const STDIO_PRESETS: { readonly [name in "default" | "gateway"]: StdioSec
 
 /** Input of {@link stdioPolicy}: a preset name and overrides. */
 export type StdioPolicyInput = Partial<StdioSecurityPolicy> & { preset?: "default" | "gateway" };
+
+/** The largest `stderrTailBytes`: the tail is quoted in error messages. */
+export const MAX_STDERR_TAIL_BYTES = 65_536;
 
 const SIZE_KEYS = [
   "maxFrameBytes",
@@ -78,6 +87,10 @@ export function stdioPolicy(input: StdioPolicyInput = {}): StdioSecurityPolicy {
   for (const key of SIZE_KEYS) {
     if (!Number.isSafeInteger(policy[key]) || policy[key] <= 0)
       throw invalid(key, "must be a positive integer");
+  }
+  const tail = policy.stderrTailBytes;
+  if (!Number.isSafeInteger(tail) || tail < 0 || tail > MAX_STDERR_TAIL_BYTES) {
+    throw invalid("stderrTailBytes", `must be an integer from 0 to ${MAX_STDERR_TAIL_BYTES}`);
   }
   if (!Number.isSafeInteger(policy.shutdownTimeoutMs) || policy.shutdownTimeoutMs < 0) {
     throw invalid("shutdownTimeoutMs", "must be a non-negative integer");

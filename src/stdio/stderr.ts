@@ -1,3 +1,4 @@
+import type { Readable, Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 
 /**
@@ -51,4 +52,28 @@ export class StderrCapture {
       // A diagnostics handler must not take the connection down; nothing is logged by design.
     }
   }
+}
+
+/**
+ * Copies a child's stderr to `destination` (this process's stderr in `inherit` mode), pausing the child's
+ * stream while the destination is full. Returns the function that stops it.
+ */
+export function forwardStderr(source: Readable, destination: Writable): () => void {
+  let waiting = false;
+  const resume = () => {
+    waiting = false;
+    source.resume();
+  };
+  const onData = (chunk: Buffer) => {
+    if (!destination.write(chunk) && !waiting) {
+      waiting = true;
+      source.pause();
+      destination.once("drain", resume);
+    }
+  };
+  source.on("data", onData);
+  return () => {
+    source.off("data", onData);
+    destination.off("drain", resume);
+  };
 }
