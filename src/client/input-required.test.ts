@@ -84,26 +84,32 @@ describe("2026-07-28 input rounds", () => {
 
   it("answers several inputs of one round with the per-kind handlers, concurrently", async () => {
     const started: string[] = [];
+    // Each handler waits until both have started: handlers run one after the other would never finish.
+    let bothStarted: () => void = () => {};
+    const barrier = new Promise<void>((resolve) => {
+      bothStarted = resolve;
+    });
+    const arrive = async (kind: string) => {
+      started.push(kind);
+      if (started.length === 2) bothStarted();
+      await barrier;
+    };
     const { server, client } = await connectFake({
       client: {
         capabilities: ALL,
         onElicitation: async () => {
-          started.push("elicitation");
-          await sleep(20);
+          await arrive("elicitation");
           return { action: "decline" };
         },
         onSampling: async () => {
-          started.push("sampling");
-          await sleep(20);
+          await arrive("sampling");
           return SAMPLED;
         },
         onRoots: () => ROOT_LIST,
       },
       setup: (s) => s.on("tools/call", script(asking({ a: ELICIT, b: SAMPLING, c: ROOTS }), done())),
     });
-    const before = Date.now();
-    await client.callTool("multi");
-    expect(Date.now() - before).toBeLessThan(38);
+    await client.callTool("multi", {}, { timeoutMs: 5_000 });
     expect(started.sort()).toEqual(["elicitation", "sampling"]);
     expect(server.requests("tools/call")[1]?.params?.inputResponses).toEqual({
       a: { action: "decline" },
@@ -348,9 +354,9 @@ describe("2026-07-28 input rounds that fail", () => {
     const elapsed = Date.now() - before;
     expect(error).toMatchObject({ code: "TIMEOUT", message: "tools/call timed out after 100 ms" });
     expect(elapsed).toBeGreaterThanOrEqual(95);
-    expect(elapsed).toBeLessThan(160);
-    // 40 ms per round: the third resolver call is cut short by the operation's deadline.
-    expect(server.requests("tools/call")).toHaveLength(3);
+    // 40 ms per round: at most the third resolver call is cut short by the operation's deadline (a deadline
+    // reset per round would run all 16 rounds and end in LIMIT_EXCEEDED instead).
+    expect(server.requests("tools/call").length).toBeLessThanOrEqual(3);
   });
 
   it("stops after maxInputRounds retries with LIMIT_EXCEEDED", async () => {

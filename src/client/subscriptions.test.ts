@@ -262,9 +262,7 @@ describe("ending a subscription", () => {
 
   it("reports a close whose cancellation is not handed over in time as unconfirmed", async () => {
     const { sub } = await listening({ toolsListChanged: true }, { wrap: hangOnCancel });
-    const before = Date.now();
     expect(await sub.close(30)).toEqual({ confirmed: false, reason: "timeout", end: { reason: "closed" } });
-    expect(Date.now() - before).toBeLessThan(200);
   });
 
   it("reports a close whose cancellation fails to send as unconfirmed", async () => {
