@@ -4,8 +4,9 @@
 import { chmodSync } from "node:fs";
 import { build } from "esbuild";
 
-// The package's entry points, then the `mcpkit` command (bin; its `#!/usr/bin/env node` line is kept by esbuild).
-const ENTRIES = ["index", "server/index", "client/index", "stdio/index", "http/index", "node/index", "cli/main"];
+const LIBRARY = ["index", "server/index", "client/index", "stdio/index", "http/index", "node/index"];
+// The `mcpkit` command (bin): its `#!/usr/bin/env node` line is kept by esbuild; it shares the library's chunks.
+const ENTRIES = [...LIBRARY, "cli/main"];
 
 await build({
   entryPoints: ENTRIES.map((entry) => `src/${entry}.ts`),

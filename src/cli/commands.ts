@@ -1,3 +1,5 @@
+import { ErrorCode } from "../jsonrpc/codes.js";
+import { JsonRpcError } from "../jsonrpc/errors.js";
 import type { CliArgs } from "./args.js";
 import { promptArguments, splitPairs } from "./coerce.js";
 import { ExitCode, type ExitStatus, UsageError } from "./exit-codes.js";
@@ -15,7 +17,7 @@ import type { Session } from "./session.js";
 
 /**
  * The read-only commands: `info`, `tools`, `resources`, `read`, `prompts`, `prompt`, `complete`. Lists are
- * fetched whole (every page, within the bounds of `listAll*`).
+ * fetched whole (every page, within the bounds of `listAll*`); a family the server does not offer is empty.
  */
 export async function inspect(session: Session, args: CliArgs, out: Output): Promise<ExitStatus> {
   const { client, info } = session;
@@ -25,13 +27,14 @@ export async function inspect(session: Session, args: CliArgs, out: Output): Pro
       out.result(info, () => renderInfo(info));
       break;
     case "tools": {
-      const tools = await client.listAllTools(options);
+      const tools = info.capabilities.tools === undefined ? [] : await client.listAllTools(options);
       out.result({ tools }, () => renderTools(tools, out.width));
       break;
     }
     case "resources": {
-      const resources = await client.listAllResources(options);
-      const templates = await client.listAllResourceTemplates(options);
+      const offered = info.capabilities.resources !== undefined;
+      const resources = offered ? await client.listAllResources(options) : [];
+      const templates = offered ? await templatesOf(session, out) : [];
       out.result({ resources, resourceTemplates: templates }, () =>
         renderResources(resources, templates, out.width),
       );
@@ -43,7 +46,7 @@ export async function inspect(session: Session, args: CliArgs, out: Output): Pro
       break;
     }
     case "prompts": {
-      const prompts = await client.listAllPrompts(options);
+      const prompts = info.capabilities.prompts === undefined ? [] : await client.listAllPrompts(options);
       out.result({ prompts }, () => renderPrompts(prompts, out.width));
       break;
     }
@@ -73,6 +76,16 @@ export async function inspect(session: Session, args: CliArgs, out: Output): Pro
       throw new UsageError(`${args.command} is not a read-only command`);
   }
   return ExitCode.OK;
+}
+
+/** The resource templates; a server that does not serve the method has none. */
+async function templatesOf(session: Session, out: Output) {
+  try {
+    return await session.client.listAllResourceTemplates({ signal: out.io.interrupt });
+  } catch (error) {
+    if (error instanceof JsonRpcError && error.code === ErrorCode.MethodNotFound) return [];
+    throw error;
+  }
 }
 
 /** Prompt arguments from `key=value` words, checked against the prompt's declared arguments. */

@@ -102,8 +102,13 @@ function hintOf(field: PrimitiveSchema, choices: Choice[] | undefined, required:
         : field.type;
   const extra = [kind, required ? "required" : "optional"];
   const description = field.description === undefined ? "" : ` - ${oneLine(field.description)}`;
-  const fallback = field.default === undefined ? "" : ` [${safe(JSON.stringify(field.default))}]`;
+  const fallback = field.default === undefined ? "" : ` [${safe(shown(field.default))}]`;
   return ` (${extra.join(", ")})${description}${fallback}`;
+}
+
+/** A default as the user would type it: `Monica`, `Guitar, Piano`, `42`. */
+function shown(value: unknown): string {
+  return Array.isArray(value) ? value.map(String).join(", ") : String(value);
 }
 
 function choicesOf(field: PrimitiveSchema): Choice[] | undefined {

@@ -99,7 +99,9 @@ function honoured(filter: SubscriptionFilter): string {
   if ((filter.resourceSubscriptions ?? []).length > 0) {
     parts.push(`updates of ${(filter.resourceSubscriptions ?? []).map(safe).join(", ")}`);
   }
-  return parts.length > 0 ? parts.join(" and ") : "nothing the server offers";
+  return parts.length > 0
+    ? parts.join(" and ")
+    : "nothing: the server offers no list changes or resource updates";
 }
 
 /** `12:00:01.250 notifications/resources/updated uri=file:///a` */

@@ -118,7 +118,7 @@ describe.each(ERAS)("an mcpkit server over HTTP, %s", (era) => {
 });
 
 describe.each(ERAS)("the official v2 server over HTTP, %s", (era) => {
-  it("info, tools, call, and a tool's validation error", async () => {
+  it("info, tools, call, a tool's validation error, and no prompts", async () => {
     const handler = createMcpHandler(() => {
       const server = new McpServer({ name: "official-v2", version: "2.4.0" });
       server.registerTool(
@@ -134,11 +134,12 @@ describe.each(ERAS)("the official v2 server over HTTP, %s", (era) => {
       cleanup,
     );
     const url = `http://127.0.0.1:${port}/mcp`;
-    const [info, tools, add, bad] = await Promise.all([
+    const [info, tools, add, bad, prompts] = await Promise.all([
       runCliProcess([url, "--era", era, "info"]),
       runCliProcess([url, "--era", era, "tools"]),
       runCliProcess([url, "--era", era, "call", "add", "a=1.5", "b=2"]),
       runCliProcess([url, "--era", era, "call", "add", "--args", '{"a":"x"}']),
+      runCliProcess([url, "--era", era, "prompts"]),
     ]);
     expect(info.status).toBe(0);
     expect(info.stdout).toMatch(new RegExp(`^server\\s+official-v2 2.4.0\\nera\\s+${era}\\n`));
@@ -146,6 +147,8 @@ describe.each(ERAS)("the official v2 server over HTTP, %s", (era) => {
     expect([add.status, add.stdout]).toEqual([0, "3.5\n"]);
     // Its argument validation fails the tool (isError), which is exit status 1.
     expect([bad.status, bad.stderr]).toEqual([1, 'mcpkit: the tool "add" reported an error\n']);
+    // A family the server does not offer is listed as empty, not asked for.
+    expect([prompts.status, prompts.stdout]).toEqual([0, "no prompts\n"]);
   });
 });
 
