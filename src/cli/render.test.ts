@@ -24,6 +24,8 @@ describe("table", () => {
 
   it("makes control characters visible, so a server cannot drive the terminal", () => {
     expect(safe("red\x1b[31m bell\x07 tab\t ok")).toBe("red\\u001b[31m bell\\u0007 tab\t ok");
+    // CRLF line ends are plain line ends; a lone carriage return (which would overwrite the line) is shown.
+    expect(safe("a\r\nb\rc")).toBe("a\nb\\u000dc");
     expect(table(["X"], [["\x1b]0;title\x07"]])).toBe("X\n\\u001b]0;title\\u0007\n");
   });
 });

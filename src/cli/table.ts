@@ -44,7 +44,9 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** Replaces control characters, so that a server's text cannot move the cursor or recolour the terminal. */
 export function safe(text: string): string {
-  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text
+    .replace(/\r\n/g, "\n")
+    .replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function length(text: string): number {

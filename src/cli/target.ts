@@ -31,7 +31,12 @@ export function openTarget(args: CliArgs): OpenedTarget {
       url: target.url,
       headers: args.headers,
       http: nodeHttp(),
-      policy: { allowNonLoopbackHttp: args.allowHttp, requestTimeoutMs: Math.max(args.timeoutMs, 1_000) },
+      // The operation deadline is --timeout; the HTTP layer must not give up sooner on a slow, silent tool.
+      policy: {
+        allowNonLoopbackHttp: args.allowHttp,
+        requestTimeoutMs: args.timeoutMs,
+        receiveTimeoutMs: args.timeoutMs,
+      },
       logger: { warn: () => {} },
     });
     return { transport, stderrTail: () => "", exitNote: () => undefined };

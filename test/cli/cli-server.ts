@@ -63,6 +63,21 @@ export function cliServer(): Server {
       },
     )
     .tool(
+      {
+        name: "sleep",
+        description: "Waits ms milliseconds, or until cancelled",
+        inputSchema: { type: "object", properties: { ms: { type: "integer" } }, required: ["ms"] },
+      },
+      ({ ms }, context) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve(text(`slept ${ms}`)), Number(ms));
+          context.signal.addEventListener("abort", () => {
+            clearTimeout(timer);
+            reject(context.signal.reason);
+          });
+        }),
+    )
+    .tool(
       { name: "ask", description: "Asks for a name", inputSchema: { type: "object" } },
       (_args, context) => {
         const answer = context.inputResponses?.who;

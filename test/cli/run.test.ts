@@ -45,7 +45,7 @@ describe.each(["2026-07-28", "2025-11-25"])("runCli against an mcpkit HTTP serve
     expect(lines).toContainEqual(expect.stringMatching(/^add\s+a: number, b: number\s+Adds two numbers$/));
     expect(lines).toContainEqual(expect.stringMatching(/^steps\s+n: integer\s+Reports progress n times$/));
     const json = JSON.parse((await pinned(["tools", "--json"])).stdout) as { tools: { name: string }[] };
-    expect(json.tools.map((t) => t.name)).toEqual(["add", "types", "fail", "steps", "ask"]);
+    expect(json.tools.map((t) => t.name)).toEqual(["add", "types", "fail", "steps", "sleep", "ask"]);
   });
 
   it("call converts key=value pairs with the schema and sends them", async () => {
@@ -212,6 +212,13 @@ describe("runCli failures", () => {
     fake.interrupt.abort(new Error("interrupted"));
     expect(await running).toBe(ExitCode.INTERRUPTED);
     expect(fake.stderr.text).toContain("mcpkit: interrupted");
+  });
+
+  it("a call past --timeout exits 4 (connection: timed out)", async () => {
+    const fake = fakeIo();
+    const status = await runCli([served.url, "--timeout", "100", "call", "sleep", "ms=60000"], fake.io);
+    expect(status).toBe(ExitCode.CONNECTION);
+    expect(fake.stderr.text).toContain("connection failed: TIMEOUT");
   });
 
   it("plain http to a host that is not loopback needs --allow-http", async () => {
