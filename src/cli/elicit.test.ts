@@ -2,6 +2,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { ElicitFormParams } from "../protocol/types/index.js";
 import { askForm } from "./elicit.js";
+import { LineReader } from "./line-reader.js";
 
 const form: ElicitFormParams = {
   message: "Deploy settings",
@@ -34,7 +35,9 @@ async function answer(lines: string, params: ElicitFormParams = form, signal?: A
     shown += chunk.toString();
   });
   input.end(lines);
-  const result = await askForm(params, { input, output, ...(signal ? { signal } : {}) });
+  const reader = new LineReader(input, output);
+  const result = await askForm(params, { reader, output, ...(signal ? { signal } : {}) });
+  reader.close();
   return { result, shown };
 }
 
@@ -87,7 +90,7 @@ describe("askForm", () => {
     const output = new PassThrough();
     output.resume();
     const controller = new AbortController();
-    const asked = askForm(form, { input, output, signal: controller.signal });
+    const asked = askForm(form, { reader: new LineReader(input, output), output, signal: controller.signal });
     controller.abort(new Error("no longer wanted"));
     await expect(asked).rejects.toThrow("no longer wanted");
   });

@@ -1,16 +1,16 @@
-import type { Readable, Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import type {
   ElicitFormParams,
   ElicitResult,
   ElicitValue,
   PrimitiveSchema,
 } from "../protocol/types/index.js";
-import { LineReader } from "./line-reader.js";
+import type { LineReader } from "./line-reader.js";
 import { oneLine, safe } from "./table.js";
 
-/** Where a form is asked: the user's terminal in the CLI, streams in tests. */
+/** Where a form is asked: answers from `reader` (the user's terminal in the CLI), questions on `output`. */
 export interface FormStreams {
-  input: Readable;
+  reader: LineReader;
   output: Writable;
   signal?: AbortSignal;
 }
@@ -26,30 +26,26 @@ interface Choice {
  * the user answers "n" at the end, `cancel` at the end of input (Ctrl-D).
  *
  * @example
- * const answer = await askForm(params, { input: process.stdin, output: process.stderr, signal });
+ * const reader = new LineReader(process.stdin, process.stderr);
+ * const answer = await askForm(params, { reader, output: process.stderr, signal });
  */
 export async function askForm(params: ElicitFormParams, streams: FormStreams): Promise<ElicitResult> {
-  const reader = new LineReader(streams.input, streams.output);
-  const { output, signal } = streams;
-  try {
-    output.write(`\nThe server asks: ${safe(params.message)}\n`);
-    const schema = params.requestedSchema;
-    const required = new Set(schema.required ?? []);
-    const content: { [name: string]: ElicitValue } = {};
-    for (const [name, field] of Object.entries(schema.properties ?? {})) {
-      const value = await askField(reader, name, field, required.has(name), output, signal);
-      if (value === null) return { action: "cancel" };
-      if (value !== undefined) content[name] = value;
-    }
-    for (;;) {
-      const answer = await reader.ask("Send these answers? [Y/n] ", signal);
-      if (answer === null) return { action: "cancel" };
-      const word = answer.trim().toLowerCase();
-      if (word === "" || word === "y" || word === "yes") return { action: "accept", content };
-      if (word === "n" || word === "no") return { action: "decline" };
-    }
-  } finally {
-    reader.close();
+  const { reader, output, signal } = streams;
+  output.write(`\nThe server asks: ${safe(params.message)}\n`);
+  const schema = params.requestedSchema;
+  const required = new Set(schema.required ?? []);
+  const content: { [name: string]: ElicitValue } = {};
+  for (const [name, field] of Object.entries(schema.properties ?? {})) {
+    const value = await askField(reader, name, field, required.has(name), output, signal);
+    if (value === null) return { action: "cancel" };
+    if (value !== undefined) content[name] = value;
+  }
+  for (;;) {
+    const answer = await reader.ask("Send these answers? [Y/n] ", signal);
+    if (answer === null) return { action: "cancel" };
+    const word = answer.trim().toLowerCase();
+    if (word === "" || word === "y" || word === "yes") return { action: "accept", content };
+    if (word === "n" || word === "no") return { action: "decline" };
   }
 }
 

@@ -54,7 +54,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitSt
     }
     return report(classifyError(error), out, opened);
   } finally {
-    await session?.client.close().catch(() => {});
+    await session?.close().catch(() => {});
   }
 }
 

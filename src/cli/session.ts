@@ -4,6 +4,7 @@ import type { TransportCloseReason } from "../transports/transport.js";
 import type { CliArgs } from "./args.js";
 import { askForm } from "./elicit.js";
 import type { Output } from "./io.js";
+import { LineReader } from "./line-reader.js";
 import { safe } from "./table.js";
 import type { OpenedTarget } from "./target.js";
 import { watchClose } from "./watch-close.js";
@@ -21,6 +22,8 @@ export interface Session {
   onLog: (message: LoggingMessageParams) => void;
   /** Resolves when the connection ends, whoever ended it. */
   closed: Promise<TransportCloseReason>;
+  /** Closes the client and releases the terminal. */
+  close(): Promise<void>;
 }
 
 /**
@@ -37,6 +40,8 @@ export async function openSession(args: CliArgs, output: Output, opened: OpenedT
   const closed = new Promise<TransportCloseReason>((resolve) => {
     closedWith = resolve;
   });
+  let forms: Promise<void> = Promise.resolve();
+  let reader: LineReader | undefined;
   const hooks = {
     onNotification: (_notification: ServerNotification) => {},
     onLog: (message: LoggingMessageParams) => {
@@ -52,7 +57,20 @@ export async function openSession(args: CliArgs, output: Output, opened: OpenedT
     requestTimeoutMs: args.timeoutMs,
     connectTimeoutMs: args.timeoutMs,
     callbackTimeoutMs: args.timeoutMs,
-    onElicitation: (params, context) => elicit(params, output, context.signal),
+    onElicitation: (params, context) => {
+      // One form at a time, on one reader of the terminal (lines typed ahead belong to the next form).
+      const answer = forms.then(() => {
+        if (params.mode === "url" || !terminal(output)) return refuse(params, output);
+        reader ??= new LineReader(io.stdin, io.stderr);
+        output.transient?.clear();
+        return askForm(params, { reader, output: io.stderr, signal: context.signal });
+      });
+      forms = answer.then(
+        () => {},
+        () => {},
+      );
+      return answer;
+    },
     onNotification: (notification) => hooks.onNotification(notification),
     onLog: (message) => hooks.onLog(message),
     logger: {
@@ -81,6 +99,10 @@ export async function openSession(args: CliArgs, output: Output, opened: OpenedT
       hooks.onLog = handler;
     },
     closed,
+    close: async () => {
+      reader?.close();
+      await client.close();
+    },
   };
   return session;
 }
@@ -91,14 +113,16 @@ export function logLine(message: LoggingMessageParams): string {
   return safe(`[${message.level}]${message.logger === undefined ? "" : ` ${message.logger}:`} ${data}`);
 }
 
-async function elicit(params: ElicitParams, output: Output, signal: AbortSignal): Promise<ElicitResult> {
-  const { io } = output;
-  if (params.mode === "url") return { action: "decline" };
-  if (io.stdin.isTTY !== true) {
-    io.stderr.write(
-      `mcpkit: the server asked for input ("${safe(params.message)}"); declined: stdin is not a terminal\n`,
+function terminal(output: Output): boolean {
+  return output.io.stdin.isTTY === true;
+}
+
+/** Without a terminal there is nobody to ask: decline, and say so. URL mode is never declared, so declined. */
+function refuse(params: ElicitParams, output: Output): ElicitResult {
+  if (params.mode !== "url") {
+    output.stderrLine(
+      `mcpkit: the server asked for input ("${safe(params.message)}"); declined: stdin is not a terminal`,
     );
-    return { action: "decline" };
   }
-  return askForm(params, { input: io.stdin, output: io.stderr, signal });
+  return { action: "decline" };
 }

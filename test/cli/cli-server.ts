@@ -104,6 +104,32 @@ export function cliServer(): Server {
         return text(`hello ${JSON.stringify(answer.content)}`);
       },
     )
+    .tool(
+      { name: "ask-two", description: "Asks two questions at once", inputSchema: { type: "object" } },
+      (_args, context) => {
+        const responses = context.inputResponses;
+        const field = (key: string) => {
+          const answer = responses?.[key];
+          return answer !== undefined && "action" in answer && answer.action === "accept"
+            ? String((answer.content as { [key: string]: unknown } | undefined)?.[key])
+            : undefined;
+        };
+        const [city, color] = [field("city"), field("color")];
+        if (city !== undefined && color !== undefined) return text(`${city} in ${color}`);
+        const ask = (key: string) => ({
+          method: "elicitation/create" as const,
+          params: {
+            message: `Your ${key}?`,
+            requestedSchema: {
+              type: "object" as const,
+              properties: { [key]: { type: "string" as const } },
+              required: [key],
+            },
+          },
+        });
+        return inputRequired({ city: ask("city"), color: ask("color") });
+      },
+    )
     .resource({ uri: "test://note", name: "note", mimeType: "text/plain", description: "A note" }, (uri) => ({
       contents: [{ uri, mimeType: "text/plain", text: "a note\nwith two lines" }],
     }))

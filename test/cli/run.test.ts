@@ -45,7 +45,15 @@ describe.each(["2026-07-28", "2025-11-25"])("runCli against an mcpkit HTTP serve
     expect(lines).toContainEqual(expect.stringMatching(/^add\s+a: number, b: number\s+Adds two numbers$/));
     expect(lines).toContainEqual(expect.stringMatching(/^steps\s+n: integer\s+Reports progress n times$/));
     const json = JSON.parse((await pinned(["tools", "--json"])).stdout) as { tools: { name: string }[] };
-    expect(json.tools.map((t) => t.name)).toEqual(["add", "types", "fail", "steps", "sleep", "ask"]);
+    expect(json.tools.map((t) => t.name)).toEqual([
+      "add",
+      "types",
+      "fail",
+      "steps",
+      "sleep",
+      "ask",
+      "ask-two",
+    ]);
   });
 
   it("call converts key=value pairs with the schema and sends them", async () => {
@@ -154,6 +162,17 @@ describe.each(["2026-07-28", "2025-11-25"])("runCli against an mcpkit HTTP serve
     expect(stderr).toContain("The server asks: Who are you?");
     expect(stderr).toContain("this field is required");
     expect(stdout).toBe('hello {"name":"Ada","age":30}\n');
+  });
+
+  it("asks two forms the server sends at once one after the other, on the one terminal", async () => {
+    const { status, stdout, stderr } = await pinned(["call", "ask-two"], {
+      tty: true,
+      input: "Paris\ny\nblue\ny\n",
+    });
+    expect(status).toBe(ExitCode.OK);
+    expect(stderr.match(/The server asks: /g)).toHaveLength(2);
+    // Either order is fine, as long as each form got its own lines.
+    expect(["Paris in blue\n", "blue in Paris\n"]).toContain(stdout);
   });
 
   it("declines an elicitation when stdin is not a terminal, saying so", async () => {
