@@ -87,6 +87,7 @@ describe("renderings", () => {
     ).toBe("hi\n[image image/png, 3 bytes]\n[resource link file:///a (a)]\ninline\n");
     expect(renderCallResult({ content: [], structuredContent: { t: 1 } })).toBe('{\n  "t": 1\n}\n');
     expect(renderCallResult({ content: [] })).toBe("(no content)\n");
+    expect(renderCallResult({ content: [{ type: "text", text: "ends\n" }] })).toBe("ends\n");
   });
 
   it("renders completions with a note when there are more", () => {

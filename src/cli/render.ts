@@ -146,13 +146,16 @@ export function renderCallResult(result: CallToolResult): string {
   if (result.structuredContent !== undefined && parts.length === 0) {
     parts.push(JSON.stringify(result.structuredContent, null, 2));
   }
-  return parts.length === 0 ? "(no content)\n" : `${parts.join("\n")}\n`;
+  return parts.length === 0 ? "(no content)\n" : endLine(parts.join("\n"));
 }
 
 export function renderReadResult(result: ReadResourceResult): string {
   const many = result.contents.length > 1;
   return result.contents
-    .map((contents) => `${many ? `--- ${safe(contents.uri)}\n` : ""}${renderResourceContents(contents)}\n`)
+    .map(
+      (contents) =>
+        `${many ? `--- ${safe(contents.uri)}\n` : ""}${endLine(renderResourceContents(contents))}`,
+    )
     .join("");
 }
 
@@ -165,6 +168,11 @@ export function renderCompletion(result: CompleteResult): string {
   const { values, total, hasMore } = result.completion;
   const more = hasMore === true ? `(more${total === undefined ? "" : `; ${total} in all`})\n` : "";
   return values.length === 0 ? `no completions\n${more}` : `${values.map(safe).join("\n")}\n${more}`;
+}
+
+/** The text with one line end at the end (a text that has one keeps it, without a blank line after). */
+function endLine(text: string): string {
+  return text.endsWith("\n") ? text : `${text}\n`;
 }
 
 function base64Bytes(data: string): number {
