@@ -1,9 +1,12 @@
 // Bundles each public entry point into one ESM file (shared code in dist/chunks/), so importing an entry loads a
 // handful of modules instead of one per source file; Node's ESM loader cost is per module. Declarations come from
 // `tsc --emitDeclarationOnly` (see the `build` script), laid out per source file as before.
+import { chmodSync } from "node:fs";
 import { build } from "esbuild";
 
-const ENTRIES = ["index", "server/index", "client/index", "stdio/index", "http/index", "node/index"];
+const LIBRARY = ["index", "server/index", "client/index", "stdio/index", "http/index", "node/index"];
+// The `mcpkit` command (bin): its `#!/usr/bin/env node` line is kept by esbuild; it shares the library's chunks.
+const ENTRIES = [...LIBRARY, "cli/main"];
 
 await build({
   entryPoints: ENTRIES.map((entry) => `src/${entry}.ts`),
@@ -28,3 +31,5 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
+
+chmodSync("dist/cli/main.js", 0o755);

@@ -6,6 +6,7 @@ import { repoRoot } from "./support/wire-schema.js";
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
   dependencies?: { [name: string]: string };
+  bin?: { [name: string]: string };
   exports: { [entry: string]: string | { types: string; default: string } };
 };
 
@@ -19,7 +20,7 @@ function walk(dir: string): string[] {
 const sources = walk(join(repoRoot, "src")).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
 
 /** Layers that run on Node only and may use its built-ins. */
-const NODE_ONLY_LAYERS = new Set(["stdio", "node"]);
+const NODE_ONLY_LAYERS = new Set(["stdio", "node", "cli"]);
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
@@ -35,6 +36,9 @@ function builtImportsOf(file: string): string[] {
 }
 
 const ENTRIES = [".", "./server", "./client", "./http", "./stdio", "./node"];
+
+/** The commands the package installs (`bin`): Node-only programs built like the entries. */
+const BINS = Object.values(pkg.bin ?? {}).map((target) => join(repoRoot, target));
 
 function builtEntry(entry: string): string {
   const target = pkg.exports[entry];
@@ -66,7 +70,7 @@ describe("package shape", () => {
     expect(long).toEqual([]);
   });
 
-  it("imports only downward: jsonrpc <- protocol <- client | server <- http | stdio <- node", () => {
+  it("imports only downward: jsonrpc <- protocol <- client | server <- http | stdio <- node <- cli", () => {
     const rank: { [layer: string]: number } = {
       jsonrpc: 0,
       protocol: 1,
@@ -75,6 +79,7 @@ describe("package shape", () => {
       http: 3,
       stdio: 3,
       node: 4,
+      cli: 5,
     };
     const problems: string[] = [];
     for (const file of sources) {
@@ -137,9 +142,48 @@ describe("package shape", () => {
     }
   });
 
+  it("installs the mcpkit command: an executable Node script whose imports stay inside the package", () => {
+    expect(Object.keys(pkg.bin ?? {})).toEqual(["mcpkit"]);
+    for (const bin of BINS) {
+      expect(existsSync(bin), `${bin}: run \`npm run build\` first`).toBe(true);
+      expect(readFileSync(bin, "utf8").startsWith("#!/usr/bin/env node\n"), bin).toBe(true);
+      expect(statSync(bin).mode & 0o111, `${bin} is executable`).not.toBe(0);
+      const seen = new Set<string>();
+      const queue = [bin];
+      while (queue.length > 0) {
+        const file = queue.pop() as string;
+        if (seen.has(file)) continue;
+        seen.add(file);
+        expect(existsSync(file), file).toBe(true);
+        expect(
+          /\bimport\s*\(|\brequire\s*\(/.test(readFileSync(file, "utf8")),
+          `${file} loads code dynamically`,
+        ).toBe(false);
+        for (const spec of builtImportsOf(file)) {
+          if (spec.startsWith("node:")) continue;
+          expect(spec.startsWith("."), `${relative(repoRoot, file)} imports ${spec}`).toBe(true);
+          queue.push(resolve(dirname(file), spec));
+        }
+      }
+    }
+  });
+
+  it("keeps the command out of the library: no entry reaches src/cli code", () => {
+    const entryImports = ENTRIES.map(builtEntry).flatMap((file) =>
+      builtImportsOf(file).map((spec) => resolve(dirname(file), spec)),
+    );
+    expect(entryImports.filter((file) => file.includes(join("dist", "cli")))).toEqual([]);
+    const importers = sources.filter(
+      (file) =>
+        !file.includes(`${join("src", "cli")}/`) &&
+        importsOf(file).some((spec) => spec.includes("/cli/") || spec.startsWith("../cli")),
+    );
+    expect(importers.map((file) => relative(repoRoot, file))).toEqual([]);
+  });
+
   it("publishes one bundle per entry plus shared chunks, each chunk reached from an entry", () => {
     const built = walk(join(repoRoot, "dist")).filter((file) => file.endsWith(".js"));
-    const entries = new Set(ENTRIES.map(builtEntry));
+    const entries = new Set([...ENTRIES.map(builtEntry), ...BINS]);
     const chunkDir = join(repoRoot, "dist", "chunks");
     const stray = built.filter((file) => !entries.has(file) && dirname(file) !== chunkDir);
     expect(stray.map((file) => relative(repoRoot, file))).toEqual([]);

@@ -1,0 +1,46 @@
+/** The text of `mcpkit --help`. */
+export const USAGE = `mcpkit: talk to a Model Context Protocol server from the command line
+
+Usage:
+  mcpkit [flags] <url> [command [args]]
+  mcpkit [flags] -- <program> [program args] [command [args]]
+  mcpkit [flags] <command> [args] -- <program> [program args]
+
+With "-- <program> ...", the first word after the program that names a command starts the command; when a
+program argument is itself a command name, put the command before "--".
+
+Commands (default: info):
+  info                              server, era, versions, capabilities, instructions
+  tools                             list the tools
+  call NAME [key=value ...]         call a tool; values are converted with the tool's input schema
+  call NAME --args JSON             call a tool with a JSON object of arguments
+  resources                         list the resources and resource templates
+  read URI                          read a resource
+  prompts                           list the prompts
+  prompt NAME [key=value ...]       render a prompt (or --args JSON)
+  complete --prompt NAME ARG=VALUE  complete a prompt argument
+  complete --resource TEMPLATE ARG=VALUE
+                                    complete a resource template variable (--context k=v for chosen ones)
+  listen [--uri URI ...]            print notifications until Ctrl-C (list changes, resource updates, logs)
+
+Flags:
+  --era 2025-11-25|2026-07-28       speak only this era (default: 2026-07-28, falling back to 2025-11-25)
+  -H, --header "Name: value"        an HTTP header on every request (repeatable; never printed)
+  --json                            machine output: JSON on stdout, errors as JSON on stderr
+  --timeout MS                      deadline of each operation, input prompts included (default 60000)
+  --log-level LEVEL                 ask for server log messages at LEVEL and above (shown on stderr)
+  --allow-http                      allow plain http to a host that is not loopback
+  -v, --verbose                     pass the server's stderr through, show client warnings
+  -h, --help                        this text
+  --version                         the mcpkit version
+
+Exit status:
+  0 ok, 1 the tool reported an error, 2 usage error, 3 protocol error (the server answered with an
+  error or broke the protocol), 4 connection failure (unreachable, timed out, connection lost),
+  70 internal error, 130 interrupted
+
+Examples:
+  npx mcpkit -- npx @modelcontextprotocol/server-everything stdio tools
+  mcpkit http://127.0.0.1:3000/mcp call add a=1 b=2
+  mcpkit --era 2025-11-25 -- node server.js listen --uri file:///notes.md
+`;
