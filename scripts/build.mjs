@@ -3,7 +3,15 @@
 // `tsc --emitDeclarationOnly` (see the `build` script), laid out per source file as before.
 import { build } from "esbuild";
 
-const ENTRIES = ["index", "server/index", "client/index", "stdio/index", "http/index", "node/index"];
+const ENTRIES = [
+  "index",
+  "server/index",
+  "client/index",
+  "stdio/index",
+  "http/index",
+  "node/index",
+  "validation/index",
+];
 
 await build({
   entryPoints: ENTRIES.map((entry) => `src/${entry}.ts`),
@@ -18,7 +26,8 @@ await build({
   format: "esm",
   platform: "neutral",
   target: "node20",
-  // Zero runtime dependencies; Node built-ins (used by stdio and node only) stay imports.
+  // Packages stay imports: the one runtime dependency (@cfworker/json-schema) is imported by the validation chunk
+  // only, which the core loads with a dynamic import; Node built-ins (used by stdio and node only) too.
   packages: "external",
   external: ["node:*"],
   tsconfig: "tsconfig.build.json",
