@@ -4,7 +4,7 @@ import type { StandardSchemaWithJson } from "../protocol/standard-schema.js";
 import type { CompleteResult } from "../protocol/types/completion.js";
 import type { GetPromptResult, Prompt } from "../protocol/types/prompts.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../protocol/types/resources.js";
-import type { JsonSchema, Tool } from "../protocol/types/tools.js";
+import type { Tool } from "../protocol/types/tools.js";
 import type { JsonSchemaValidatorFactory } from "../protocol/validation.js";
 import { loadJsonSchemaValidator } from "../validation/load.js";
 import type {

@@ -80,7 +80,7 @@ function describe(error: OutputUnit, before: OutputUnit | undefined): Validation
     }
     case "required": {
       const name = /property "(.*)"\.?$/.exec(error.error)?.[1];
-      if (name !== undefined) return { path: `${path}/${escape(name)}`, message: "required" };
+      if (name !== undefined) return { path: `${path}/${escapePointer(name)}`, message: "required" };
       break;
     }
     case "false": {
@@ -101,7 +101,7 @@ function pointer(location: string): string {
   return location.startsWith("#") ? location.slice(1) : location;
 }
 
-function escape(name: string): string {
+function escapePointer(name: string): string {
   return name.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
