@@ -12,6 +12,7 @@ export default defineConfig({
       { find: /^mcpkit\/client$/, replacement: src("client/index.ts") },
       { find: /^mcpkit\/http$/, replacement: src("http/index.ts") },
       { find: /^mcpkit\/node$/, replacement: src("node/index.ts") },
+      { find: /^mcpkit\/validation$/, replacement: src("validation/index.ts") },
     ],
   },
   test: {

@@ -2,11 +2,29 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { main } from "../examples/quickstart.js";
+import { main as typedValibot } from "../examples/typed-tools-valibot.js";
+import { main as typedZod } from "../examples/typed-tools-zod.js";
 import { repoRoot } from "./support/wire-schema.js";
 
 describe("examples", () => {
   it("runs the quickstart: the client prefers 2026-07-28 and calls the tool", async () => {
     expect(await main()).toBe("2026-07-28: add -> 42");
+  });
+
+  it("runs the zod example: typed arguments and output, bad arguments answered with isError", async () => {
+    expect(await typedZod()).toEqual([
+      'inputSchema: {"a":{"type":"number","description":"first addend"},"b":{"type":"number","description":"second addend"}}',
+      'add(20, 22) = 42, structuredContent {"sum":42}',
+      'add("20") -> isError true: Invalid arguments for tool "add":\n/a: Invalid input: expected number, received string\n/b: Invalid input: expected number, received undefined',
+    ]);
+  });
+
+  it("runs the valibot example: defaults applied, every failing path named", async () => {
+    const lines = await typedValibot();
+    expect(lines[0]).toBe('search("al") = alpha, alphabet, alpine');
+    expect(lines[1]).toMatch(
+      /^search\("", 0\) -> isError true: Invalid arguments for tool "search":\n\/query: .*\n\/limit: /,
+    );
   });
 
   it("shows the quickstart in the README exactly as it is compiled and run", () => {
