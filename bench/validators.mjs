@@ -35,8 +35,23 @@ const cases = {
   add: { schema: ADD, valid: { a: 1, b: 2 }, invalid: { a: "1" } },
   rich: {
     schema: RICH,
-    valid: { id: "ab-12", count: 3, mode: "fast", tags: ["x", "y"], point: [1, 2], owner: { name: "n", email: "a@b.co" } },
-    invalid: { id: "AB", count: -1, mode: "x", tags: [""], point: [1, "2", 3], owner: { mail: 1 }, extra: true },
+    valid: {
+      id: "ab-12",
+      count: 3,
+      mode: "fast",
+      tags: ["x", "y"],
+      point: [1, 2],
+      owner: { name: "n", email: "a@b.co" },
+    },
+    invalid: {
+      id: "AB",
+      count: -1,
+      mode: "x",
+      tags: [""],
+      point: [1, "2", 3],
+      owner: { mail: 1 },
+      extra: true,
+    },
   },
 };
 const impls = {
@@ -50,7 +65,12 @@ const impls = {
     return (value) => f(value);
   },
   "@exodus/schemasafe (compiled)": (schema) => {
-    const f = schemasafe(schema, { allErrors: true, includeErrors: true, mode: "default", formats: { email: (s) => s.includes("@") } });
+    const f = schemasafe(schema, {
+      allErrors: true,
+      includeErrors: true,
+      mode: "default",
+      formats: { email: (s) => s.includes("@") },
+    });
     return (value) => f(value);
   },
 };
@@ -71,6 +91,8 @@ for (const [name, make] of Object.entries(impls)) {
     }
     if (fn(c.valid) !== true || fn(c.invalid) !== false) console.log(`${name} ${label}: WRONG verdict`);
     rate(fn, c.valid);
-    console.log(`${name} ${label}: valid ${rate(fn, c.valid).toLocaleString("en")}/s, invalid ${rate(fn, c.invalid).toLocaleString("en")}/s`);
+    console.log(
+      `${name} ${label}: valid ${rate(fn, c.valid).toLocaleString("en")}/s, invalid ${rate(fn, c.invalid).toLocaleString("en")}/s`,
+    );
   }
 }

@@ -140,12 +140,10 @@ export class ServerBuilder {
   tool<
     I extends SchemaInput,
     O extends SchemaInput | undefined = undefined,
-    V extends Answer<ToolResult<InferStructured<O>> | InputRequired> = Answer<
-      ToolResult<InferStructured<O>> | InputRequired
-    >,
+    C extends ToolCallback<InferArgs<I>, InferStructured<O>> = ToolCallback<InferArgs<I>, InferStructured<O>>,
   >(
-    definition: ToolDefinition<I, O> & ResultCheck<V, ToolResult>,
-    callback: (args: InferArgs<I>, context: RequestContext) => V,
+    definition: ToolDefinition<I, O> & ResultCheck<ReturnType<C>, ToolResult>,
+    callback: C & NoInfer<ToolCallback<InferArgs<I>, InferStructured<O>>>,
     options: ToolOptions = {},
   ): this {
     this.open();

@@ -84,3 +84,19 @@ const wireTool: Tool = { name: "t", inputSchema: { type: "object" }, "x-vendor":
 const wireResult: CallToolResult = { content: [], isErorr: "kept as an unknown member" };
 
 export { wireResult, wireTool };
+
+// A literal in structuredContent stays a literal (an enum of the output schema), sync or async.
+const sky = z.object({ sky: z.enum(["clear", "rain"]) });
+b.tool({ name: "s", inputSchema: z.object({}), outputSchema: sky }, () => ({
+  content: [],
+  structuredContent: { sky: "clear" },
+}));
+b.tool({ name: "s", inputSchema: raw, outputSchema: sky }, async () => ({
+  content: [],
+  structuredContent: { sky: "rain" },
+}));
+b.tool({ name: "s", inputSchema: raw, outputSchema: sky }, () => ({
+  content: [],
+  // @ts-expect-error "snow" is not in the enum
+  structuredContent: { sky: "snow" },
+}));
