@@ -1,10 +1,12 @@
 /**
  * Measures raw JSON Schema validators on the bench's `add` schema and a richer 2020-12 schema: validations per
- * second of a valid and of an invalid value (all errors collected). `node bench/validators.mjs`.
+ * second of a valid and of an invalid value (all errors collected), and zod 4 on the same `add` for reference.
+ * `node bench/validators.mjs` (docs/performance.md, "Validation").
  */
 import { Validator } from "@cfworker/json-schema";
 import { validator as schemasafe } from "@exodus/schemasafe";
 import Ajv2020 from "ajv/dist/2020.js";
+import * as z from "zod";
 
 const ADD = {
   type: "object",
@@ -74,6 +76,11 @@ const impls = {
     return (value) => f(value);
   },
 };
+const ZOD_ADD = z.object({ a: z.number(), b: z.number() });
+function zodCheck(value) {
+  return ZOD_ADD["~standard"].validate(value).issues === undefined;
+}
+
 function rate(fn, value) {
   const deadline = performance.now() + 300;
   let n = 0;
@@ -96,3 +103,7 @@ for (const [name, make] of Object.entries(impls)) {
     );
   }
 }
+rate(zodCheck, cases.add.valid);
+console.log(
+  `zod 4 (~standard.validate) add: valid ${rate(zodCheck, cases.add.valid).toLocaleString("en")}/s, invalid ${rate(zodCheck, cases.add.invalid).toLocaleString("en")}/s`,
+);
