@@ -1,5 +1,6 @@
 // The code of docs/tools.md, type-checked with the examples; test/examples.test.ts checks that every ```ts block
 // of that page appears here verbatim. Nothing here runs.
+import { McpkitError } from "mcpkit";
 import { Client } from "mcpkit/client";
 import { ServerBuilder } from "mcpkit/server";
 import type { JsonSchemaValidatorFactory } from "mcpkit/validation";
@@ -109,7 +110,8 @@ export async function clientOptIn() {
   try {
     await client.callTool("forecast", { city: "Oslo" });
   } catch (error) {
-    // McpkitError INVALID_RESULT: details.tool, details.issues ([{ path, message }]), details.result
+    // details: tool, issues ([{ path, message }]), result
+    if (error instanceof McpkitError && error.code === "INVALID_RESULT") console.error(error.details?.issues);
   }
   // #endregion client
 }
