@@ -13,6 +13,7 @@ export default defineConfig({
       { find: /^mcpkit\/http$/, replacement: src("http/index.ts") },
       { find: /^mcpkit\/node$/, replacement: src("node/index.ts") },
       { find: /^mcpkit\/stdio$/, replacement: src("stdio/index.ts") },
+      { find: /^mcpkit\/validation$/, replacement: src("validation/index.ts") },
     ],
   },
   test: {

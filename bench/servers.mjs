@@ -16,8 +16,28 @@ const ADD_SCHEMA = {
   required: ["a", "b"],
 };
 
+/**
+ * Which schema the mcpkit server's `add` declares; either way its arguments are validated on every call, as the
+ * official servers validate theirs with zod. `raw` (default): the JSON Schema above, checked by mcpkit's default
+ * validator (`@cfworker/json-schema`); `zod`: the official servers' zod schema, checked by zod;
+ * `off`: the JSON Schema, not validated (`validate: false`), to see what validation costs.
+ */
+export const MCPKIT_SCHEMA = process.env.BENCH_MCPKIT_SCHEMA ?? "raw";
+
 export function mcpkitServer() {
-  return new ServerBuilder({ serverInfo: { name: "bench-mcpkit", version: "1.0.0" } })
+  const builder = new ServerBuilder({
+    serverInfo: { name: "bench-mcpkit", version: "1.0.0" },
+    validate: MCPKIT_SCHEMA !== "off",
+  });
+  if (MCPKIT_SCHEMA === "zod") {
+    const inputSchema = z.object({ a: z.number(), b: z.number() });
+    return builder
+      .tool({ name: "add", description: "Adds two numbers", inputSchema }, ({ a, b }) => ({
+        content: [{ type: "text", text: String(a + b) }],
+      }))
+      .build();
+  }
+  return builder
     .tool({ name: "add", description: "Adds two numbers", inputSchema: ADD_SCHEMA }, ({ a, b }) => ({
       content: [{ type: "text", text: String(Number(a) + Number(b)) }],
     }))

@@ -4,7 +4,15 @@
 import { chmodSync } from "node:fs";
 import { build } from "esbuild";
 
-const LIBRARY = ["index", "server/index", "client/index", "stdio/index", "http/index", "node/index"];
+const LIBRARY = [
+  "index",
+  "server/index",
+  "client/index",
+  "stdio/index",
+  "http/index",
+  "node/index",
+  "validation/index",
+];
 // The `mcpkit` command (bin): its `#!/usr/bin/env node` line is kept by esbuild; it shares the library's chunks.
 const ENTRIES = [...LIBRARY, "cli/main"];
 
@@ -21,7 +29,8 @@ await build({
   format: "esm",
   platform: "neutral",
   target: "node20",
-  // Zero runtime dependencies; Node built-ins (used by stdio and node only) stay imports.
+  // Packages stay imports: the one runtime dependency (@cfworker/json-schema) is imported by the validation chunk
+  // only, which the core loads with a dynamic import; Node built-ins (used by stdio and node only) too.
   packages: "external",
   external: ["node:*"],
   tsconfig: "tsconfig.build.json",

@@ -26,8 +26,14 @@ export {
   type RequestMeta,
   type RequestMetaInput,
 } from "./protocol/request-meta.js";
+export type {
+  StandardJSONSchemaV1,
+  StandardSchemaV1,
+  StandardSchemaWithJson,
+} from "./protocol/standard-schema.js";
 export type * from "./protocol/types/index.js";
 export { isExtensionId, LOGGING_LEVELS } from "./protocol/types/index.js";
+export type { JsonSchemaValidatorFactory, ValidationIssue, ValueValidator } from "./protocol/validation.js";
 export {
   type Era,
   isEra,

@@ -8,11 +8,44 @@ import { main as clientCallbacks } from "../examples/client-callbacks.js";
 import { main as expressServer } from "../examples/express-server.js";
 import { main as lowLevelHandler } from "../examples/low-level-handler.js";
 import { main } from "../examples/quickstart.js";
+import { main as typedValibot } from "../examples/typed-tools-valibot.js";
+import { main as typedZod } from "../examples/typed-tools-zod.js";
 import { repoRoot } from "./support/wire-schema.js";
 
 describe("examples", () => {
   it("runs the quickstart: the client prefers 2026-07-28 and calls the tool", async () => {
     expect(await main()).toBe("2026-07-28: add -> 42");
+  });
+
+  it("runs the zod example: typed arguments and output, bad arguments answered with isError", async () => {
+    expect(await typedZod()).toEqual([
+      'inputSchema: {"a":{"type":"number","description":"first addend"},"b":{"type":"number","description":"second addend"}}',
+      'add(20, 22) = 42, structuredContent {"sum":42}',
+      'add("20") -> isError true: Invalid arguments for tool "add":\n/a: Invalid input: expected number, received string\n/b: Invalid input: expected number, received undefined',
+    ]);
+  });
+
+  it("runs the valibot example: defaults applied, every failing path named", async () => {
+    const lines = await typedValibot();
+    expect(lines[0]).toBe('search("al") = alpha, alphabet, alpine');
+    expect(lines[1]).toMatch(
+      /^search\("", 0\) -> isError true: Invalid arguments for tool "search":\n\/query: .*\n\/limit: /,
+    );
+  });
+
+  it("shows in docs/tools.md only code that examples/tools-doc.ts compiles", () => {
+    const page = readFileSync(join(repoRoot, "docs/tools.md"), "utf8");
+    const code = readFileSync(join(repoRoot, "examples/tools-doc.ts"), "utf8");
+    // Biome formats the page's code blocks on their own: compare without layout (spaces, trailing commas, `;`).
+    const flat = (text: string) =>
+      text
+        .replace(/\/\/[^\n]*/g, "")
+        .replace(/\s+/g, "")
+        .replace(/,([)\]}])/g, "$1")
+        .replace(/;+$/, "");
+    const blocks = [...page.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
+    expect(blocks.length).toBe(6);
+    for (const block of blocks) expect(flat(code)).toContain(flat(block));
   });
 
   it("shows the quickstart in the README exactly as it is compiled and run", () => {

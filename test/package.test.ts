@@ -24,8 +24,14 @@ const NODE_ONLY_LAYERS = new Set(["stdio", "node", "cli"]);
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
-  return [...text.matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gms)].map((m) => m[1] ?? "");
+  const statics = [...text.matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gms)].map((m) => m[1] ?? "");
+  const dynamics = [...text.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1] ?? "");
+  return [...statics, ...dynamics];
 }
+
+/** The one runtime dependency, and the one source file that may import it (loaded by the core on demand). */
+const RUNTIME_DEPENDENCY = "@cfworker/json-schema";
+const DEPENDENCY_IMPORTER = join("src", "validation", "json-schema.ts");
 
 /** Static imports and re-exports of a built file, side-effect imports (`import "./chunk.js"`) included. */
 function builtImportsOf(file: string): string[] {
@@ -35,7 +41,7 @@ function builtImportsOf(file: string): string[] {
   );
 }
 
-const ENTRIES = [".", "./server", "./client", "./http", "./stdio", "./node"];
+const ENTRIES = [".", "./server", "./client", "./http", "./stdio", "./node", "./validation"];
 
 /** The commands the package installs (`bin`): Node-only programs built like the entries. */
 const BINS = Object.values(pkg.bin ?? {}).map((target) => join(repoRoot, target));
@@ -48,8 +54,12 @@ function builtEntry(entry: string): string {
 }
 
 describe("package shape", () => {
-  it("has no runtime dependencies", () => {
-    expect(pkg.dependencies ?? {}).toEqual({});
+  it("has one runtime dependency, the raw JSON Schema validator, imported by one file of its own layer", () => {
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual([RUNTIME_DEPENDENCY]);
+    const importers = sources
+      .filter((file) => importsOf(file).includes(RUNTIME_DEPENDENCY))
+      .map((file) => relative(repoRoot, file));
+    expect(importers).toEqual([DEPENDENCY_IMPORTER]);
   });
 
   it("lists every entry with types first and no wildcard", () => {
@@ -70,10 +80,11 @@ describe("package shape", () => {
     expect(long).toEqual([]);
   });
 
-  it("imports only downward: jsonrpc <- protocol <- client | server <- http | stdio <- node <- cli", () => {
+  it("imports only downward: jsonrpc <- protocol <- validation <- client | server <- http | stdio <- node <- cli", () => {
     const rank: { [layer: string]: number } = {
       jsonrpc: 0,
       protocol: 1,
+      validation: 1.5,
       server: 2,
       client: 2,
       http: 3,
@@ -87,6 +98,7 @@ describe("package shape", () => {
       if (!(layer in rank)) continue;
       for (const spec of importsOf(file)) {
         if (!spec.startsWith(".")) {
+          if (spec === RUNTIME_DEPENDENCY && relative(repoRoot, file) === DEPENDENCY_IMPORTER) continue;
           if (!(NODE_ONLY_LAYERS.has(layer) && spec.startsWith("node:"))) {
             problems.push(`${relative(repoRoot, file)} imports package ${spec}`);
           }
@@ -120,18 +132,29 @@ describe("package shape", () => {
         seen.add(file);
         expect(existsSync(file), file).toBe(true);
         const text = readFileSync(file, "utf8");
-        // Every import must be static, so the walk below sees the whole graph.
-        expect(
-          /\bimport\s*\(|\brequire\s*\(/.test(text),
-          `${relative(repoRoot, file)} loads code dynamically`,
-        ).toBe(false);
+        // Every import must be static, so the walk below sees the whole graph; the one exception is the raw
+        // JSON Schema validator's chunk, which the server and client load on first use.
+        const dynamic = [...text.matchAll(/\bimport\s*\(\s*"([^"]*)"|\brequire\s*\(/g)].map(
+          (m) => m[1] ?? "require",
+        );
+        for (const spec of dynamic) {
+          const target = relative(join(repoRoot, "dist"), resolve(dirname(file), spec));
+          expect(
+            /^chunks\/json-schema-[A-Z0-9]+\.js$/.test(target),
+            `${relative(repoRoot, file)} loads ${spec}`,
+          ).toBe(true);
+        }
         for (const spec of builtImportsOf(file)) {
           // Node-only entries may use Node's built-ins, and nothing else from outside.
           if ((entry === "./stdio" || entry === "./node") && spec.startsWith("node:")) continue;
+          if (entry === "./validation" && spec === RUNTIME_DEPENDENCY) continue;
           expect(spec.startsWith("."), `${relative(repoRoot, file)} imports ${spec}`).toBe(true);
           queue.push(resolve(dirname(file), spec));
         }
       }
+      // Only mcpkit/validation reaches the dependency statically; the core entries never do.
+      const reachesDependency = [...seen].some((file) => builtImportsOf(file).includes(RUNTIME_DEPENDENCY));
+      expect(reachesDependency, entry).toBe(entry === "./validation");
       // The core entries share code with the others through chunks; the walk must have gone into them.
       if (entry === "." || entry === "./server" || entry === "./client") {
         expect(
@@ -190,6 +213,12 @@ describe("package shape", () => {
     const reached = new Set(
       [...entries].flatMap((file) => builtImportsOf(file).map((spec) => resolve(dirname(file), spec))),
     );
+    // The validator's chunk is reached by the dynamic import that loads it on first use.
+    for (const file of built) {
+      for (const m of readFileSync(file, "utf8").matchAll(/\bimport\s*\(\s*"([^"]+)"/g)) {
+        reached.add(resolve(dirname(file), m[1] ?? ""));
+      }
+    }
     const chunks = built.filter((file) => dirname(file) === chunkDir);
     expect(chunks.length).toBeGreaterThan(0);
     expect(chunks.filter((file) => !reached.has(file)).map((file) => relative(repoRoot, file))).toEqual([]);

@@ -12,6 +12,7 @@ import type {
 import type { SubscriptionFilter } from "../protocol/types/subscriptions.js";
 import type { CallToolResult, ListToolsResult, Tool } from "../protocol/types/tools.js";
 import { ClientCore } from "./core.js";
+import { OutputSchemas } from "./output-schemas.js";
 import type { ListenOptions, Subscription } from "./subscription-types.js";
 import type { CallToolOptions, ListAllOptions, RequestOptions, WithCacheHints } from "./types.js";
 
@@ -34,6 +35,10 @@ export interface ListParams {
  * await client.close();
  */
 export class Client extends ClientCore {
+  private readonly outputSchemas = this.config.validateStructuredContent
+    ? new OutputSchemas(this.config.jsonSchemaValidator)
+    : undefined;
+
   /**
    * Fetches one page of tools.
    *
@@ -44,7 +49,9 @@ export class Client extends ClientCore {
     params: ListParams = {},
     options?: RequestOptions,
   ): Promise<WithCacheHints<ListToolsResult>> {
-    return (await this.send("tools/list", { ...params }, options)) as WithCacheHints<ListToolsResult>;
+    const result = (await this.send("tools/list", { ...params }, options)) as WithCacheHints<ListToolsResult>;
+    if (Array.isArray(result.tools)) this.outputSchemas?.remember(result.tools);
+    return result;
   }
 
   /**
@@ -53,8 +60,10 @@ export class Client extends ClientCore {
    * @example
    * const tools = await client.listAllTools({ maxPages: 10 });
    */
-  listAllTools(options: ListAllOptions = {}): Promise<Tool[]> {
-    return this.collect<Tool>("tools/list", "tools", options);
+  async listAllTools(options: ListAllOptions = {}): Promise<Tool[]> {
+    const tools = await this.collect<Tool>("tools/list", "tools", options);
+    this.outputSchemas?.remember(tools);
+    return tools;
   }
 
   /**
@@ -62,6 +71,8 @@ export class Client extends ClientCore {
    * with `JsonRpcError`. When a 2026 server asks for input, the client's resolver (or per-kind handlers)
    * answers and the call is retried, round after round, within the one deadline; without a resolver the call
    * rejects with `McpkitError` `INPUT_REQUIRED` carrying the result (or use `request()` to get it back as is).
+   * With `validateStructuredContent`, a `structuredContent` that breaks the listed `outputSchema` rejects with
+   * `McpkitError` `INVALID_RESULT`.
    *
    * @example
    * const result = await client.callTool("search", { q: "mcp" }, { onProgress: (p) => show(p.progress) });
@@ -72,7 +83,13 @@ export class Client extends ClientCore {
     options?: CallToolOptions,
   ): Promise<CallToolResult> {
     const params = args === undefined ? { name } : { name, arguments: args };
-    return this.send("tools/call", params, options) as Promise<CallToolResult>;
+    const sent = this.send("tools/call", params, options) as Promise<CallToolResult>;
+    const schemas = this.outputSchemas;
+    if (schemas === undefined) return sent;
+    return sent.then(async (result) => {
+      await schemas.check(name, result);
+      return result;
+    });
   }
 
   /**

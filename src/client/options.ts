@@ -4,6 +4,7 @@ import { DEFAULT_MAX_PENDING } from "../jsonrpc/pending.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LoggingLevel } from "../protocol/types/common.js";
 import { LOGGING_LEVELS } from "../protocol/types/common.js";
+import type { JsonSchemaValidatorFactory } from "../protocol/validation.js";
 import { type Era, isEra } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
 import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_MAX_CONCURRENT_CALLBACKS } from "./callbacks.js";
@@ -36,6 +37,8 @@ export interface ClientConfig {
   maxConcurrentCallbacks: number;
   maxSubscriptions: number;
   subscriptionQueueSize: number;
+  validateStructuredContent: boolean;
+  jsonSchemaValidator: JsonSchemaValidatorFactory | undefined;
 }
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set([
@@ -60,6 +63,8 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   "maxConcurrentCallbacks",
   "maxSubscriptions",
   "subscriptionQueueSize",
+  "validateStructuredContent",
+  "jsonSchemaValidator",
 ]);
 
 const INPUT_HANDLERS = ["onSampling", "onElicitation", "onRoots"] as const;
@@ -112,6 +117,15 @@ export function resolveClientOptions(options: unknown): ClientConfig {
     if (both)
       throw invalid(both, "cannot be given with onInputRequired: give one resolver or the per-kind handlers");
   }
+  if (
+    options.validateStructuredContent !== undefined &&
+    typeof options.validateStructuredContent !== "boolean"
+  ) {
+    throw invalid("validateStructuredContent", "must be a boolean");
+  }
+  if (options.jsonSchemaValidator !== undefined && typeof options.jsonSchemaValidator !== "function") {
+    throw invalid("jsonSchemaValidator", "must be a function");
+  }
   const logger = options.logger ?? consoleLogger;
   if (!isObject(logger) || typeof logger.warn !== "function") {
     throw invalid("logger", "must have a warn(message, details) method");
@@ -152,6 +166,8 @@ export function resolveClientOptions(options: unknown): ClientConfig {
       options.subscriptionQueueSize,
       DEFAULT_SUBSCRIPTION_QUEUE_SIZE,
     ),
+    validateStructuredContent: options.validateStructuredContent === true,
+    jsonSchemaValidator: options.jsonSchemaValidator as JsonSchemaValidatorFactory | undefined,
   };
 }
 

@@ -2,6 +2,7 @@ import type { JsonRpcNotification } from "../jsonrpc/message.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { CacheHints, Implementation, LoggingLevel } from "../protocol/types/common.js";
 import type { LoggingMessageParams, ProgressParams } from "../protocol/types/lifecycle.js";
+import type { JsonSchemaValidatorFactory } from "../protocol/validation.js";
 import type { Era } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
 import type { InputOptions } from "./input-types.js";
@@ -66,6 +67,17 @@ export interface ClientOptions extends InputOptions {
   maxSubscriptions?: number;
   /** 2026-07-28: the default event queue of a subscription (default 256); see `ListenOptions.queueSize`. */
   subscriptionQueueSize?: number;
+  /**
+   * Check each `callTool` result's `structuredContent` against the `outputSchema` the tool was listed with
+   * (`listTools` / `listAllTools`; at most 1,024 tools remembered, the oldest forgotten first). A mismatch
+   * rejects with `McpkitError` `INVALID_RESULT`. Default `false`.
+   */
+  validateStructuredContent?: boolean;
+  /**
+   * Compiles output schemas for `validateStructuredContent` (default: `jsonSchemaValidator` of
+   * `mcpkit/validation`, loaded on first use).
+   */
+  jsonSchemaValidator?: JsonSchemaValidatorFactory;
 }
 
 /**

@@ -82,7 +82,12 @@ export type McpkitErrorCode =
    * The server answered with a 2026 `input_required` result and the client has no resolver;
    * `details.result` is that result.
    */
-  | "INPUT_REQUIRED";
+  | "INPUT_REQUIRED"
+  /**
+   * A result broke what the peer declared: with `validateStructuredContent`, a tool's `structuredContent` that
+   * does not match its `outputSchema`; `details.issues` names every failing path, `details.result` is the result.
+   */
+  | "INVALID_RESULT";
 
 /**
  * A local error with a stable string `code`. Never sent on the wire. `details` carries structured facts (the

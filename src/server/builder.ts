@@ -1,42 +1,72 @@
-import { JsonRpcError, McpkitError, toError } from "../jsonrpc/errors.js";
-import { isObject } from "../jsonrpc/message.js";
+import { McpkitError, toError } from "../jsonrpc/errors.js";
+import { isObject, type JsonValue } from "../jsonrpc/message.js";
+import type { StandardSchemaWithJson } from "../protocol/standard-schema.js";
 import type { CompleteResult } from "../protocol/types/completion.js";
 import type { GetPromptResult, Prompt } from "../protocol/types/prompts.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../protocol/types/resources.js";
-import type { CallToolResult, Tool } from "../protocol/types/tools.js";
+import type { Tool } from "../protocol/types/tools.js";
+import type { JsonSchemaValidatorFactory } from "../protocol/validation.js";
+import { loadJsonSchemaValidator } from "../validation/load.js";
+import type {
+  InferArgs,
+  InferPromptArgs,
+  InferStructured,
+  PromptDefinition,
+  PromptResult,
+  ResourceDefinition,
+  ResourceResult,
+  ResourceTemplateDefinition,
+  ResultCheck,
+  SchemaInput,
+  ToolDefinition,
+  ToolOptions,
+  ToolResult,
+} from "./authoring.js";
 import type { RequestContext } from "./context.js";
 import { invalidParams, resourceNotFound } from "./errors.js";
 import type { ServerHandler } from "./handler.js";
-import { type InputRequired, isInputRequired } from "./input.js";
+import type { InputRequired } from "./input.js";
 import type { ServerOptions } from "./options.js";
 import { page } from "./pagination.js";
+import {
+  type Check,
+  checkFor,
+  isStandardSchema,
+  promptArguments,
+  standardCheck,
+  wireSchema,
+} from "./schemas.js";
 import { createServer, type Server } from "./server.js";
+import { checkPromptArgs, type PromptChecks, type RegisteredTool, runTool } from "./typed-calls.js";
 import { UriTemplate } from "./uri-template.js";
+
+/** @inline */
+type Answer<T> = Promise<T> | T;
 
 /**
  * Runs a tool. Throw a `JsonRpcError` for a protocol error; anything else thrown becomes an `isError` result.
  * Return `inputRequired(...)` to ask the client for input first.
  */
-export type ToolCallback = (
-  args: { [key: string]: unknown },
+export type ToolCallback<Args = { [key: string]: unknown }, Structured = JsonValue> = (
+  args: Args,
   context: RequestContext,
-) => CallToolResult | InputRequired | Promise<CallToolResult | InputRequired>;
+) => ToolResult<Structured> | InputRequired | Promise<ToolResult<Structured> | InputRequired>;
 /** Reads a fixed resource (or asks for input first with `inputRequired(...)`). */
 export type ResourceCallback = (
   uri: string,
   context: RequestContext,
-) => ReadResourceResult | InputRequired | Promise<ReadResourceResult | InputRequired>;
+) => ResourceResult | InputRequired | Promise<ResourceResult | InputRequired>;
 /** Reads a resource matched by a template; `variables` are the template's values. */
 export type TemplateCallback = (
   uri: string,
   variables: { [name: string]: string },
   context: RequestContext,
-) => ReadResourceResult | InputRequired | Promise<ReadResourceResult | InputRequired>;
+) => ResourceResult | InputRequired | Promise<ResourceResult | InputRequired>;
 /** Renders a prompt (or asks for input first with `inputRequired(...)`). */
-export type PromptCallback = (
-  args: { [name: string]: string },
+export type PromptCallback<Args = { [name: string]: string }> = (
+  args: Args,
   context: RequestContext,
-) => GetPromptResult | InputRequired | Promise<GetPromptResult | InputRequired>;
+) => PromptResult | InputRequired | Promise<PromptResult | InputRequired>;
 /** Suggests values for one argument; `args` holds the other arguments already filled in. */
 export type CompletionCallback = (
   value: string,
@@ -49,10 +79,20 @@ export interface CompletionOptions {
   complete?: { [argument: string]: CompletionCallback };
 }
 
-/** Options of {@link ServerBuilder}: the server's options without `handler`, plus `pageSize`. */
+/** Options of {@link ServerBuilder}: the server's options without `handler`, plus `pageSize` and validation. */
 export interface BuilderOptions extends Omit<ServerOptions, "handler"> {
   /** Items per page of the list methods (default: everything in one page). */
   pageSize?: number;
+  /**
+   * Validate tool arguments before the function runs, `structuredContent` against the `outputSchema` after, and
+   * schema-typed prompt arguments (default `true`; a tool's own `validate` option wins).
+   */
+  validate?: boolean;
+  /**
+   * Compiles raw JSON Schemas (default: `jsonSchemaValidator` of `mcpkit/validation`, `@cfworker/json-schema`,
+   * loaded on first use). Standard Schemas are always checked by their own library.
+   */
+  jsonSchemaValidator?: JsonSchemaValidatorFactory;
 }
 
 interface Registered<D, C> {
@@ -60,6 +100,9 @@ interface Registered<D, C> {
   callback: C;
   complete: { [argument: string]: CompletionCallback };
 }
+
+type AnyCallback = (...args: never[]) => unknown;
+type PromptEntry = Registered<Prompt, AnyCallback> & PromptChecks;
 
 /**
  * Builds a server from tools, resources, templates and prompts, each with its function. `build()` freezes it:
@@ -72,34 +115,77 @@ interface Registered<D, C> {
  *   .build();
  */
 export class ServerBuilder {
-  private readonly tools = new Map<string, Registered<Tool, ToolCallback>>();
+  private readonly tools = new Map<string, RegisteredTool>();
   private readonly resources = new Map<string, Registered<Resource, ResourceCallback>>();
   private readonly templates: Registered<ResourceTemplate, TemplateCallback>[] = [];
   private readonly matchers: UriTemplate[] = [];
-  private readonly prompts = new Map<string, Registered<Prompt, PromptCallback>>();
+  private readonly prompts = new Map<string, PromptEntry>();
+  private usesDefaultValidator = false;
   private built = false;
 
   constructor(private readonly options: BuilderOptions) {}
 
-  /** Registers a tool. Its `inputSchema` must be an object schema; it is sent untouched. */
-  tool(definition: Tool, callback: ToolCallback): this {
+  /**
+   * Registers a tool. `inputSchema` is a raw JSON Schema with `"type": "object"` at its root (sent untouched;
+   * the function gets a JSON object) or a Standard Schema with Standard JSON Schema, such as a zod 4.2+,
+   * ArkType 2.1.28+ or Valibot (`toStandardJsonSchema`) object (sent as its JSON Schema 2020-12; the function
+   * gets its typed output). An `outputSchema` of either kind types `structuredContent`. Arguments are validated
+   * before the function runs and `structuredContent` after, unless `validate` is off.
+   *
+   * @example
+   * builder.tool(
+   *   { name: "add", inputSchema: z.object({ a: z.number(), b: z.number() }) },
+   *   ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+   * );
+   */
+  tool<
+    I extends SchemaInput,
+    O extends SchemaInput | undefined = undefined,
+    C extends ToolCallback<InferArgs<I>, InferStructured<O>> = ToolCallback<InferArgs<I>, InferStructured<O>>,
+  >(
+    definition: ToolDefinition<I, O> & ResultCheck<ReturnType<C>, ToolResult>,
+    callback: C & NoInfer<ToolCallback<InferArgs<I>, InferStructured<O>>>,
+    options: ToolOptions = {},
+  ): this {
     this.open();
-    if (!isObject(definition.inputSchema) || definition.inputSchema.type !== "object") {
-      throw invalid(`tool "${definition.name}" needs an inputSchema with "type": "object"`);
+    const name = definition.name;
+    if (typeof name !== "string" || name === "") throw invalid("a tool needs a non-empty name");
+    if (this.tools.has(name)) throw invalid(`tool "${name}" is registered twice`);
+    const { inputSchema, outputSchema, ...rest } = definition as ToolDefinition<I, O>;
+    const wire: Tool = {
+      ...(rest as Omit<Tool, "inputSchema">),
+      name,
+      inputSchema: wireSchema(inputSchema, "input", `tool "${name}" inputSchema`),
+    };
+    if (!isObject(wire.inputSchema) || wire.inputSchema.type !== "object") {
+      throw invalid(`tool "${name}" needs an inputSchema with "type": "object"`);
     }
-    return this.add(this.tools, definition.name, "tool", { definition, callback, complete: {} });
+    if (outputSchema !== undefined) {
+      wire.outputSchema = wireSchema(outputSchema, "output", `tool "${name}" outputSchema`);
+    }
+    const validate = options.validate ?? this.options.validate ?? true;
+    this.tools.set(name, {
+      definition: clone(wire),
+      callback: callback as RegisteredTool["callback"],
+      input: validate ? this.check(inputSchema, name) : undefined,
+      output: validate && outputSchema !== undefined ? this.check(outputSchema, name) : undefined,
+    });
+    return this;
   }
 
   /** Registers a resource at a fixed URI. */
-  resource(definition: Resource, callback: ResourceCallback): this {
+  resource<V extends Answer<ResourceResult | InputRequired>>(
+    definition: ResourceDefinition & ResultCheck<V, ResourceResult>,
+    callback: (uri: string, context: RequestContext) => V,
+  ): this {
     this.open();
     return this.add(this.resources, definition.uri, "resource", { definition, callback, complete: {} });
   }
 
   /** Registers a resource template (`{name}` variables); reads of matching URIs go to `callback`. */
-  resourceTemplate(
-    definition: ResourceTemplate,
-    callback: TemplateCallback,
+  resourceTemplate<V extends Answer<ResourceResult | InputRequired>>(
+    definition: ResourceTemplateDefinition & ResultCheck<V, ResourceResult>,
+    callback: (uri: string, variables: { [name: string]: string }, context: RequestContext) => V,
     options: CompletionOptions = {},
   ): this {
     this.open();
@@ -117,24 +203,56 @@ export class ServerBuilder {
     return this;
   }
 
-  /** Registers a prompt; declared `required` arguments are checked before `callback` runs. */
-  prompt(definition: Prompt, callback: PromptCallback, options: CompletionOptions = {}): this {
+  /**
+   * Registers a prompt, with raw `arguments` (declared `required` ones are checked before `callback` runs) or an
+   * `argsSchema`: a Standard Schema of an object whose properties become the prompt's `arguments` and whose
+   * output the function gets (invalid arguments: `-32602` naming every failing path).
+   *
+   * @example
+   * builder.prompt({ name: "review", argsSchema: z.object({ file: z.string().describe("Path") }) }, ({ file }) => ({
+   *   messages: [{ role: "user", content: { type: "text", text: `Review ${file}` } }],
+   * }));
+   */
+  prompt<
+    A extends StandardSchemaWithJson | undefined = undefined,
+    V extends Answer<PromptResult | InputRequired> = Answer<PromptResult | InputRequired>,
+  >(
+    definition: PromptDefinition<A> & ResultCheck<V, PromptResult>,
+    callback: (args: InferPromptArgs<A>, context: RequestContext) => V,
+    options: CompletionOptions = {},
+  ): this {
     this.open();
-    return this.add(this.prompts, definition.name, "prompt", {
-      definition,
-      callback,
+    const { argsSchema, ...rest } = definition as PromptDefinition<A>;
+    const wire = rest as Prompt;
+    let args: Check | undefined;
+    if (argsSchema !== undefined) {
+      const what = `prompt "${definition.name}" argsSchema`;
+      if (!isStandardSchema(argsSchema)) throw invalid(`${what} must be a Standard Schema`);
+      if (wire.arguments !== undefined)
+        throw invalid(`prompt "${definition.name}" has both arguments and argsSchema`);
+      wire.arguments = promptArguments(wireSchema(argsSchema, "input", what), what);
+      if (this.options.validate ?? true) args = standardCheck(argsSchema);
+    }
+    const entry: PromptEntry = {
+      definition: wire,
+      callback: callback as AnyCallback,
       complete: { ...options.complete },
-    });
+      args,
+    };
+    return this.add(this.prompts, definition.name, "prompt", entry);
   }
 
   /** Freezes the registrations into a {@link Server}. */
   build(): Server {
     this.open();
     this.built = true;
-    const { pageSize, ...serverOptions } = this.options;
+    const { pageSize, validate: _validate, jsonSchemaValidator: _factory, ...serverOptions } = this.options;
     const size = pageSize ?? Number.MAX_SAFE_INTEGER;
     if (!Number.isInteger(size) || size <= 0) throw invalid("pageSize must be a positive integer");
-    return createServer({ ...serverOptions, handler: this.handler(size) });
+    const server = createServer({ ...serverOptions, handler: this.handler(size) });
+    // Start loading the default validator now, so the first call does not wait for it (a failure shows there).
+    if (this.usesDefaultValidator) loadJsonSchemaValidator().catch(() => {});
+    return server;
   }
 
   private handler(size: number): ServerHandler {
@@ -150,26 +268,10 @@ export class ServerBuilder {
         const { items, nextCursor } = page(list, cursor, size);
         return nextCursor === undefined ? { tools: items } : { tools: items, nextCursor };
       };
-      handler.callTool = async ({ name, arguments: args }, context) => {
+      handler.callTool = ({ name, arguments: args }, context) => {
         const tool = tools.get(name);
         if (!tool) throw invalidParams(`Unknown tool: ${name}`);
-        let result: CallToolResult | InputRequired;
-        try {
-          result = await tool.callback(args, context);
-        } catch (error) {
-          if (error instanceof JsonRpcError) throw error;
-          return { content: [{ type: "text", text: toError(error).message }], isError: true };
-        }
-        if (isInputRequired(result)) return result;
-        // The spec: a tool that declares an outputSchema must return structured content (unless it failed).
-        if (
-          tool.definition.outputSchema !== undefined &&
-          result.isError !== true &&
-          !("structuredContent" in result)
-        ) {
-          throw new Error(`tool "${name}" declares an outputSchema but returned no structuredContent`);
-        }
-        return result;
+        return runTool(tool, args, context);
       };
     }
     if (resources.size > 0 || templates.length > 0) {
@@ -187,11 +289,13 @@ export class ServerBuilder {
       };
       handler.readResource = ({ uri }, context) => {
         const fixed = resources.get(uri);
-        if (fixed) return fixed.callback(uri, context);
+        if (fixed) return fixed.callback(uri, context) as Answer<ReadResourceResult | InputRequired>;
         for (let i = 0; i < matchers.length; i++) {
           const variables = matchers[i]?.match(uri);
           const template = templates[i];
-          if (variables && template) return template.callback(uri, variables, context);
+          if (variables && template) {
+            return template.callback(uri, variables, context) as Answer<ReadResourceResult | InputRequired>;
+          }
         }
         throw resourceNotFound(uri);
       };
@@ -202,15 +306,19 @@ export class ServerBuilder {
         const { items, nextCursor } = page(list, cursor, size);
         return nextCursor === undefined ? { prompts: items } : { prompts: items, nextCursor };
       };
-      handler.getPrompt = ({ name, arguments: args }, context) => {
+      handler.getPrompt = async ({ name, arguments: args }, context) => {
         const prompt = prompts.get(name);
         if (!prompt) throw invalidParams(`Unknown prompt: ${name}`);
-        for (const argument of prompt.definition.arguments ?? []) {
-          if (argument.required && args[argument.name] === undefined) {
-            throw invalidParams(`missing required argument "${argument.name}"`);
+        if (prompt.args === undefined) {
+          for (const argument of prompt.definition.arguments ?? []) {
+            if (argument.required && args[argument.name] === undefined) {
+              throw invalidParams(`missing required argument "${argument.name}"`);
+            }
           }
         }
-        return prompt.callback(args, context);
+        const input = await checkPromptArgs(name, prompt, args);
+        const callback = prompt.callback as (args: unknown, context: RequestContext) => unknown;
+        return (await callback(input, context)) as GetPromptResult | InputRequired;
       };
     }
     const completable = [...prompts.values(), ...templates].some((r) => Object.keys(r.complete).length > 0);
@@ -252,6 +360,16 @@ export class ServerBuilder {
     if (map.has(key)) throw invalid(`${kind} "${key}" is registered twice`);
     map.set(key, { ...entry, definition: clone(entry.definition) });
     return this;
+  }
+
+  private check(schema: unknown, tool: string): Check {
+    const factory = this.options.jsonSchemaValidator;
+    if (!isStandardSchema(schema) && factory === undefined) this.usesDefaultValidator = true;
+    try {
+      return checkFor(schema, factory);
+    } catch (error) {
+      throw invalid(`tool "${tool}": the JSON Schema validator rejected a schema: ${toError(error).message}`);
+    }
   }
 
   private open(): void {

@@ -1,4 +1,24 @@
 /** Server engine: the low-level handler interface, the builder on top, and the server that runs them. */
+
+export type {
+  ContentBlockDefinition,
+  ExtraMembers,
+  InferArgs,
+  InferPromptArgs,
+  InferStructured,
+  Known,
+  PromptArgumentDefinition,
+  PromptDefinition,
+  PromptResult,
+  ResourceDefinition,
+  ResourceResult,
+  ResourceTemplateDefinition,
+  ResultCheck,
+  SchemaInput,
+  ToolDefinition,
+  ToolOptions,
+  ToolResult,
+} from "./authoring.js";
 export {
   type BuilderOptions,
   type CompletionCallback,

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../src/http/handler.js";
 import { McpkitError } from "../../src/jsonrpc/errors.js";
 import { serve } from "../../src/node/serve.js";
+import type { ToolResult } from "../../src/server/authoring.js";
 import { ServerBuilder } from "../../src/server/builder.js";
 import { rejection, textOf } from "../support/interop-helpers.js";
 import { until } from "../support/until.js";
@@ -32,7 +33,7 @@ async function start(options: { toolSchemas?: boolean } = {}) {
       content: [{ type: "text", text: `region ${String(region)}` }],
     }))
     .tool({ name: "hang", inputSchema: { type: "object" } }, (_args, context) => {
-      return new Promise((_resolve, reject) => {
+      return new Promise<ToolResult>((_resolve, reject) => {
         context.signal.addEventListener("abort", () => {
           aborted.push(context.era);
           reject(context.signal.reason);

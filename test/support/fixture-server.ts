@@ -1,4 +1,5 @@
 import type { JsonValue } from "../../src/jsonrpc/message.js";
+import type { ToolDefinition, ToolResult } from "../../src/server/authoring.js";
 import { type BuilderOptions, ServerBuilder } from "../../src/server/builder.js";
 import type { Server } from "../../src/server/server.js";
 
@@ -50,8 +51,9 @@ export function fixtureServer(options: FixtureOptions = {}): Server {
           required: ["a", "b"],
           $defs: { unused: { $ref: "#/$defs/unused" } },
         },
+        // An extension member the authoring type does not name: a variable or a cast lets it through.
         "x-vendor": { keep: true },
-      },
+      } as ToolDefinition,
       ({ a, b }) => ({ content: [{ type: "text", text: String(Number(a) + Number(b)) }] }),
     )
     .tool(
@@ -68,14 +70,14 @@ export function fixtureServer(options: FixtureOptions = {}): Server {
           content: [{ type: "text", text: JSON.stringify(STRUCTURED_VALUES[key]) }],
           structuredContent: STRUCTURED_VALUES[key] as JsonValue,
           "x-extra": { survives: true },
-        };
+        } as ToolResult;
       },
     )
     .tool({ name: "fail", inputSchema: { type: "object" } }, () => {
       throw new Error("tool exploded");
     })
     .tool({ name: "slow", inputSchema: { type: "object" } }, (_args, context) => {
-      return new Promise((resolve, reject) => {
+      return new Promise<ToolResult>((resolve, reject) => {
         const timer = setTimeout(() => resolve({ content: [{ type: "text", text: "finished" }] }), 60_000);
         context.signal.addEventListener("abort", () => {
           clearTimeout(timer);

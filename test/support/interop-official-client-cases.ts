@@ -323,6 +323,16 @@ export function sharedOfficialClientCases<C extends OfficialClient>(
     expect(failed.isError).toBe(true);
     expect(textOf(failed)).toBe("tool exploded");
   });
+
+  it("bad arguments: an isError result naming every failing path; the tool does not run", async () => {
+    const { callTool } = await connect(era);
+    const mistyped = await callTool({ name: "add", arguments: { a: "1", b: 2 } });
+    expect(mistyped.isError).toBe(true);
+    expect(textOf(mistyped)).toBe('Invalid arguments for tool "add":\n/a: expected number, got string');
+    const empty = await callTool({ name: "add", arguments: {} });
+    expect(empty.isError).toBe(true);
+    expect(textOf(empty)).toBe('Invalid arguments for tool "add":\n/a: required\n/b: required');
+  });
 }
 
 function expectAdd(result: OfficialToolResult, sum: string): void {
