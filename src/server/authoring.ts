@@ -126,7 +126,10 @@ export type ExtraMembers<V, T> =
     ? ExtraMembers<U, T>
     : V extends { readonly requests: unknown; readonly state: unknown }
       ? never
-      : Exclude<keyof V, keyof T>;
+      : // A value typed with an index signature (a wire type, open to unknown members) names no typo to catch.
+        string extends keyof V
+        ? never
+        : Exclude<keyof V, keyof T>;
 
 /**
  * Checks what a builder callback returns (`V`, inferred) against its result type `T`: a member `T` does not

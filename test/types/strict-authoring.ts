@@ -6,6 +6,7 @@ import { toStandardJsonSchema } from "@valibot/to-json-schema";
 import { type } from "arktype";
 import * as v from "valibot";
 import * as z from "zod";
+import type { ReadResourceResult } from "../../src/protocol/types/resources.js";
 import type { CallToolResult, Tool } from "../../src/protocol/types/tools.js";
 import { ServerBuilder } from "../../src/server/builder.js";
 
@@ -100,3 +101,9 @@ b.tool({ name: "s", inputSchema: raw, outputSchema: sky }, () => ({
   // @ts-expect-error "snow" is not in the enum
   structuredContent: { sky: "snow" },
 }));
+
+// A result typed with a wire type (open to unknown members, e.g. relayed from another server) is accepted.
+declare const relayedRead: ReadResourceResult;
+declare const relayedCall: CallToolResult;
+b.resource({ uri: "a://relayed", name: "relayed" }, async () => relayedRead);
+b.tool({ name: "relayed", inputSchema: raw }, () => relayedCall);
