@@ -2,7 +2,7 @@
  * Cold start and install footprint: the time a fresh process takes to import a package's client and server
  * entry points, and the installed size and runtime dependency count of its dependency closure in node_modules.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,15 +56,13 @@ function locate(name, from) {
   }
 }
 
-/** What installing mcpkit puts on disk: the files its package.json publishes. */
+/** What installing mcpkit puts on disk: the files `npm pack` publishes (the `files` list, negations included). */
 function mcpkitBytes() {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
-  let total = statSync(join(ROOT, "package.json")).size;
-  for (const file of pkg.files) {
-    const path = join(ROOT, file);
-    total += statSync(path).isDirectory() ? bytesUnder(path) : statSync(path).size;
-  }
-  return { pkg, total };
+  const packed = JSON.parse(
+    execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" }),
+  );
+  return { pkg, total: packed[0].unpackedSize };
 }
 
 const ROOTS = {
