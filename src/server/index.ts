@@ -33,7 +33,7 @@ export type { ClientRequests, MessageSender } from "./client-requests.js";
 export type { ServerConnection } from "./connection.js";
 export type { NotificationSink, RequestContext } from "./context.js";
 export { invalidParams, isResourceNotFoundError, methodNotFound, resourceNotFound } from "./errors.js";
-export { HANDLER_CAPACITY_MESSAGE, HANDLER_TIMEOUT_MESSAGE } from "./executor.js";
+export { HANDLER_CAPACITY_MESSAGE, HANDLER_RETRY_AFTER_MS, HANDLER_TIMEOUT_MESSAGE } from "./executor.js";
 export { CALLBACK_FAMILIES, type CallbackFamily, type ListRequest, type ServerHandler } from "./handler.js";
 export { type InputRequired, inputRequired, isInputRequired } from "./input.js";
 export type { LegacyRequestEnv, LegacySession } from "./legacy.js";

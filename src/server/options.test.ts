@@ -45,6 +45,8 @@ describe("server configuration", () => {
     ["a non-function callback", { serverInfo, handler: { listTools: 3 } }],
     ["a zero timeout", { serverInfo, handler: {}, handlerTimeoutMs: 0 }],
     ["a fractional admission limit", { serverInfo, handler: {}, maxConcurrentHandlers: 1.5 }],
+    ["a negative admission queue", { serverInfo, handler: {}, maxQueuedHandlers: -1 }],
+    ["a fractional admission queue", { serverInfo, handler: {}, maxQueuedHandlers: 2.5 }],
     ["a negative ttl", { serverInfo, handler: {}, cache: { ttlMs: -1 } }],
     ["an unknown cache scope", { serverInfo, handler: {}, cache: { cacheScope: "shared" } }],
     ["a bare extension id", { serverInfo, handler: {}, extensions: { tasks: {} } }],

@@ -38,6 +38,12 @@ export interface ServerOptions {
   handlerTimeoutMs?: number;
   /** Handler calls running at once across every connection (default 32). */
   maxConcurrentHandlers?: number;
+  /**
+   * Handler calls that may wait for a slot when all are taken (default 1,024; 0 refuses at once). Waiting counts
+   * against `handlerTimeoutMs`; a call that finds the queue full gets `-32603` "handler capacity reached" with
+   * `data.retryAfterMs`.
+   */
+  maxQueuedHandlers?: number;
   /** Where problems that cannot reach a peer are reported (default: `console`). */
   logger?: ServerLogger;
   /**
@@ -91,6 +97,7 @@ export interface ServerConfig {
   readonly cache: CacheHints;
   readonly handlerTimeoutMs: number;
   readonly maxConcurrentHandlers: number;
+  readonly maxQueuedHandlers: number;
   readonly logger: ServerLogger;
   readonly limits: ServerLimits;
   /** The `requestState` HMAC key. */
@@ -117,6 +124,7 @@ const OPTION_KEYS = new Set([
   "cache",
   "handlerTimeoutMs",
   "maxConcurrentHandlers",
+  "maxQueuedHandlers",
   "logger",
   "subscribe",
   "stateKey",
@@ -138,6 +146,10 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
   }
   const handlerTimeoutMs = positiveInteger("handlerTimeoutMs", options.handlerTimeoutMs, 30_000);
   const maxConcurrentHandlers = positiveInteger("maxConcurrentHandlers", options.maxConcurrentHandlers, 32);
+  const maxQueuedHandlers = options.maxQueuedHandlers ?? 1024;
+  if (!Number.isInteger(maxQueuedHandlers) || maxQueuedHandlers < 0) {
+    throw invalid("maxQueuedHandlers", "must be a non-negative integer");
+  }
   const cache = checkCache(options.cache);
   const capabilities = buildCapabilities(options, families);
   const limits: { [key: string]: number } = {};
@@ -153,6 +165,7 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     cache: Object.freeze(cache),
     handlerTimeoutMs,
     maxConcurrentHandlers,
+    maxQueuedHandlers,
     logger: options.logger ?? consoleLogger,
     limits: Object.freeze(limits as unknown as ServerLimits),
     stateKey: checkStateKey(options.stateKey),

@@ -26,6 +26,7 @@ export function createRuntime(config: ServerConfig): ServerRuntime {
     executor: new CallbackExecutor({
       timeoutMs: config.handlerTimeoutMs,
       maxConcurrent: config.maxConcurrentHandlers,
+      maxQueued: config.maxQueuedHandlers,
     }),
     sealer: new RequestStateSealer(config.stateKey, limits.requestStateTtlMs),
     publisher: new SubscriptionPublisher(limits.maxSubscriptions, {

@@ -46,6 +46,11 @@ export class Server {
     return this.runtime.executor.running;
   }
 
+  /** Handler calls waiting for a slot now (see `maxQueuedHandlers`). */
+  get queuedHandlers(): number {
+    return this.runtime.executor.queued;
+  }
+
   /** 2026-07-28 subscriptions (`subscriptions/listen`) open now, across every transport. */
   get subscriptionCount(): number {
     return this.runtime.publisher.size;
