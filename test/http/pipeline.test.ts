@@ -103,7 +103,11 @@ describe("2026-07-28 over HTTP: methods and bodies", () => {
 
   it("accepts application/json in any case and with parameters", async () => {
     const p = await peer();
-    for (const type of ["application/json; charset=utf-8", "Application/JSON", " application/json ;charset=UTF-8"]) {
+    for (const type of [
+      "application/json; charset=utf-8",
+      "Application/JSON",
+      " application/json ;charset=UTF-8",
+    ]) {
       const reply = await p.send(p.request("tools/list"), { headers: { "content-type": type } });
       expect(reply.status, type).toBe(200);
     }
