@@ -50,7 +50,7 @@ describe("serve", () => {
     cleanup(() => handle.close());
     const { port } = new URL(handle.url);
     const stalled: Socket[] = [];
-    cleanup(() => {
+    cleanup(async () => {
       for (const socket of stalled) socket.destroy();
     });
     const closedAt: number[] = [];
