@@ -98,10 +98,11 @@ describe("package shape", () => {
     expect(long).toEqual([]);
   });
 
-  it("imports only downward: jsonrpc <- protocol <- validation <- client | server <- http | stdio <- node <- cli", () => {
+  it("imports only downward: jsonrpc <- protocol <- transports | validation <- client | server <- http | stdio <- node <- cli", () => {
     const rank: { [layer: string]: number } = {
       jsonrpc: 0,
       protocol: 1,
+      transports: 1.5,
       validation: 1.5,
       server: 2,
       client: 2,

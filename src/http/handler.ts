@@ -42,8 +42,8 @@ export interface HttpHandler {
 
 /**
  * Serves a {@link Server} over Streamable HTTP on one endpoint, both eras: 2026-07-28 stateless POSTs and
- * 2025-11-25 sessions. The pipeline, in order: Host and Origin (403), the body bounded by `maxBodyBytes`
- * (413), JSON decode (400 `-32700`), era selection, message shape and `_meta`, routing headers (400 `-32020`),
+ * 2025-11-25 sessions. The pipeline, in order: Host and Origin (403), a POST's `Content-Type` must be
+ * `application/json` (415), the body bounded by `maxBodyBytes` (413), JSON decode (400 `-32700`), era selection, message shape and `_meta`, routing headers (400 `-32020`),
  * identity (`authenticate`), `Mcp-Param-*` headers, dispatch. Throws `McpkitError` `INVALID_CONFIG` for bad
  * options.
  *
@@ -119,6 +119,10 @@ async function route(endpoint: Endpoint, request: RequestView): Promise<Answer> 
     );
   }
   if (method !== "POST") return methodNotAllowed(legacyHeaders ? "GET, POST, DELETE" : "POST");
+  // A CORS "simple" POST (text/plain, form-encoded, no type) skips the preflight: refuse it unread.
+  if (!isJsonMediaType(request.header("content-type"))) {
+    return refusalResponse(UNSUPPORTED_MEDIA_TYPE, undefined);
+  }
   // 2. The body, bounded while it streams in. 3. JSON decode.
   let bytes: Uint8Array;
   try {
@@ -136,6 +140,20 @@ async function route(endpoint: Endpoint, request: RequestView): Promise<Answer> 
   const id = isRequest(message) ? message.id : undefined;
   const legacy = legacyHeaders || (isRequest(message) && message.method === "initialize" && version === null);
   return answer(legacy ? legacyPost(endpoint, request, message) : modernPost(endpoint, request, message), id);
+}
+
+const UNSUPPORTED_MEDIA_TYPE = {
+  status: 415,
+  code: ErrorCode.InvalidRequest,
+  message: "Unsupported Media Type: Content-Type must be application/json",
+} as const;
+
+/** `application/json` in any case, with or without parameters (`; charset=utf-8`). */
+function isJsonMediaType(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const semicolon = contentType.indexOf(";");
+  const type = semicolon < 0 ? contentType : contentType.slice(0, semicolon);
+  return type.trim().toLowerCase() === "application/json";
 }
 
 /** Turns a refusal thrown by an era flow into its answer, carrying the request id. */

@@ -4,4 +4,4 @@
  */
 export { type FetchHandler, type NodeListener, toNodeHandler } from "./adapter.js";
 export { type NodeHttpOptions, nodeHttp } from "./http-client.js";
-export { type ServeHandle, type ServeOptions, serve } from "./serve.js";
+export { type ServeHandle, type ServeOptions, type ServeTimeouts, serve } from "./serve.js";

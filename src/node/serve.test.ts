@@ -1,4 +1,5 @@
 import { createServer as createNodeServer } from "node:http";
+import { connect, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { fixtureServer } from "../../test/support/fixture-server.js";
 import { HttpPeer, raw, rawOpen } from "../../test/support/http-peer.js";
@@ -38,6 +39,113 @@ describe("serve", () => {
     const { events } = await response;
     await handle.close();
     expect(await events.next()).toBeUndefined();
+  });
+
+  it("drops 1,000 stalled uploads at the request bound while valid requests are served", async () => {
+    const requestMs = 1_000;
+    const handle = await serve(fixtureServer(), {
+      handler: { enableJsonResponse: true },
+      timeouts: { headersMs: 500, requestMs, keepAliveMs: 500, checkIntervalMs: 50 },
+    });
+    cleanup(() => handle.close());
+    const { port } = new URL(handle.url);
+    const stalled: Socket[] = [];
+    cleanup(async () => {
+      for (const socket of stalled) socket.destroy();
+    });
+    const closedAt: number[] = [];
+    const started = performance.now();
+    // Headers and part of a declared body, then nothing: each holds a request open on the server.
+    const head = [
+      "POST /mcp HTTP/1.1",
+      `Host: 127.0.0.1:${port}`,
+      "Content-Type: application/json",
+      "Content-Length: 4096",
+      "",
+      '{"jsonrpc":"2.0",',
+    ].join("\r\n");
+    for (let batch = 0; batch < 10; batch++) {
+      await Promise.all(
+        Array.from(
+          { length: 100 },
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const socket = connect(Number(port), "127.0.0.1", () => {
+                socket.write(head);
+                resolve();
+              });
+              socket.on("error", () => {}); // a reset at the bound is expected
+              socket.once("error", reject);
+              socket.on("close", () => closedAt.push(performance.now()));
+              socket.resume();
+              stalled.push(socket);
+            }),
+        ),
+      );
+    }
+    expect(stalled).toHaveLength(1_000);
+    const peer = new HttpPeer(handle.url, "2026-07-28");
+    for (let i = 0; i < 5; i++) {
+      const reply = await peer.send(peer.request("tools/list"));
+      expect(reply.status).toBe(200);
+    }
+    // Every stalled socket is closed by the server (the test's own timeout is the upper bound), none early.
+    for (let i = 0; i < 10 && closedAt.length < stalled.length; i++) {
+      await until(() => closedAt.length === stalled.length).catch(() => undefined);
+    }
+    expect(closedAt).toHaveLength(1_000);
+    for (const at of closedAt) expect(at - started).toBeGreaterThanOrEqual(requestMs);
+    await until(() => stalled.every((socket) => socket.destroyed));
+    const open = await new Promise<number>((resolve, reject) =>
+      handle.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
+    expect(open).toBeLessThanOrEqual(1); // at most the peer's own keep-alive connection
+    expect((await peer.send(peer.request("tools/list"))).status).toBe(200);
+  });
+
+  it("does not cut a long answer at the request bound: a legacy GET stream outlives it", async () => {
+    const handle = await serve(fixtureServer(), {
+      timeouts: { headersMs: 100, requestMs: 100, keepAliveMs: 100, checkIntervalMs: 20 },
+    });
+    cleanup(() => handle.close());
+    const peer = new HttpPeer(handle.url, "2025-11-25");
+    await peer.open();
+    const { response } = peer.stream(undefined, {
+      method: "GET",
+      headers: { "mcp-protocol-version": "2025-11-25", "mcp-session-id": peer.sessionId },
+    });
+    const { events } = await response;
+    // A stalled upload started after the stream is dropped by the bound; the stream must still be open then.
+    // Stalled uploads started after the stream are dropped by the bound; the stream must still be open then.
+    let ended = false;
+    void events.next().then((event) => {
+      ended = event === undefined;
+    });
+    const { port } = new URL(handle.url);
+    for (let round = 0; round < 2; round++) {
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(port), "127.0.0.1", () =>
+          socket.write(
+            `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{`,
+          ),
+        );
+        socket.on("error", () => {});
+        socket.on("close", () => resolve());
+        socket.resume();
+      });
+    }
+    expect(ended).toBe(false);
+    expect(handle.server.listening).toBe(true);
+  });
+
+  it("refuses timeouts node:http cannot honour", async () => {
+    await expect(serve(fixtureServer(), { timeouts: { requestMs: -1 } })).rejects.toBeInstanceOf(McpkitError);
+    await expect(serve(fixtureServer(), { timeouts: { checkIntervalMs: 0 } })).rejects.toBeInstanceOf(
+      McpkitError,
+    );
+    await expect(
+      serve(fixtureServer(), { timeouts: { headersMs: 2_000, requestMs: 1_000 } }),
+    ).rejects.toBeInstanceOf(McpkitError);
   });
 
   it("refuses handler options next to a ready-made handler", async () => {

@@ -16,6 +16,53 @@ export interface ServeOptions {
   path?: string;
   /** Options of the handler `serve` builds when given a {@link Server}. */
   handler?: HttpHandlerOptions;
+  /** Bounds on slow or idle clients (see {@link ServeTimeouts}; each field has a default). */
+  timeouts?: ServeTimeouts;
+}
+
+/**
+ * How long `serve` waits on a client, in milliseconds (0 turns a bound off). They bound receiving a request:
+ * once a request has arrived whole, its answer (a long SSE or `subscriptions/listen` stream) is not cut.
+ */
+export interface ServeTimeouts {
+  /** Time to receive a request's headers (default 10,000): a client that dribbles headers is dropped. */
+  headersMs?: number;
+  /** Time to receive a whole request, headers and body (default 30,000); then 408 and the socket closes. */
+  requestMs?: number;
+  /** Idle time allowed between requests on a keep-alive connection (default 5,000). */
+  keepAliveMs?: number;
+  /** How often the two receive bounds are checked (default 1,000): a stalled client lasts at most this longer. */
+  checkIntervalMs?: number;
+}
+
+const DEFAULT_TIMEOUTS: Required<ServeTimeouts> = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+  checkIntervalMs: 1_000,
+};
+
+function resolveTimeouts(given: ServeTimeouts = {}): Required<ServeTimeouts> {
+  const timeouts = { ...DEFAULT_TIMEOUTS };
+  for (const [key, value] of Object.entries(given) as [keyof ServeTimeouts, number | undefined][]) {
+    if (value === undefined) continue;
+    const positive = key === "checkIntervalMs";
+    if (!Number.isSafeInteger(value) || value < 0 || (positive && value === 0)) {
+      throw new McpkitError(
+        "INVALID_CONFIG",
+        `serve option timeouts.${key} must be a ${positive ? "positive" : "non-negative"} integer`,
+        { details: { key: `timeouts.${key}` } },
+      );
+    }
+    timeouts[key] = value;
+  }
+  // node:http requires it: headers arrive within the request's own bound.
+  if (timeouts.requestMs > 0 && timeouts.headersMs > timeouts.requestMs) {
+    throw new McpkitError("INVALID_CONFIG", "serve option timeouts.headersMs must be at most requestMs", {
+      details: { key: "timeouts.headersMs" },
+    });
+  }
+  return timeouts;
 }
 
 /** A listening server. */
@@ -30,7 +77,8 @@ export interface ServeHandle {
 
 /**
  * Listens on `node:http` (127.0.0.1, a free port, `/mcp` by default) with an mcpkit server (its handler is
- * built with `options.handler`) or any fetch-style handler.
+ * built with `options.handler`) or any fetch-style handler. Slow clients are bounded by `options.timeouts`
+ * (headers within 10 s, a whole request within 30 s, 5 s idle keep-alive).
  *
  * @example
  * const { url, close } = await serve(server);
@@ -38,6 +86,7 @@ export interface ServeHandle {
  */
 export async function serve(target: Server | FetchHandler, options: ServeOptions = {}): Promise<ServeHandle> {
   const { host = "127.0.0.1", port = 0, path = "/mcp" } = options;
+  const timeouts = resolveTimeouts(options.timeouts);
   const owned: HttpHandler | undefined =
     target instanceof Server ? createHttpHandler(target, options.handler ?? {}) : undefined;
   if (!owned && options.handler !== undefined) {
@@ -47,16 +96,24 @@ export async function serve(target: Server | FetchHandler, options: ServeOptions
   }
   const handler: FetchHandler = owned ?? (target as FetchHandler);
   const listener = toNodeHandler(handler);
-  const server = createNodeServer((req, res) => {
-    const target = req.url ?? "/";
-    const query = target.indexOf("?");
-    const pathname = query < 0 ? target : target.slice(0, query);
-    if (pathname !== path) {
-      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not Found");
-      return;
-    }
-    void listener(req, res);
-  });
+  const server = createNodeServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    (req, res) => {
+      const target = req.url ?? "/";
+      const query = target.indexOf("?");
+      const pathname = query < 0 ? target : target.slice(0, query);
+      if (pathname !== path) {
+        res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not Found");
+        return;
+      }
+      void listener(req, res);
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {

@@ -4,6 +4,7 @@
  * the request id and never a routing header. Every JSON-RPC message both ways is checked against the schema.
  */
 import { describe, expect, it } from "vitest";
+import { createHttpHandler } from "../../src/http/handler.js";
 import { ServerBuilder } from "../../src/server/builder.js";
 import { fixtureServer } from "../support/fixture-server.js";
 import { HttpPeer, modernMeta, type Reply, raw, useServe } from "../support/http-peer.js";
@@ -81,6 +82,63 @@ describe("2026-07-28 over HTTP: methods and bodies", () => {
     expectError(await p.send("null", { validate: false }), 400, -32600);
     // A malformed message whose id is readable gets its error with that id.
     expectError(await p.send({ jsonrpc: "2.0", id: 41, method: 5 }, { validate: false }), 400, -32600, 41);
+  });
+
+  it("answers a POST whose Content-Type is not application/json with 415 -32600, before reading the body", async () => {
+    const p = await peer();
+    for (const type of [
+      "text/plain",
+      "text/plain; charset=utf-8",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/jsonx",
+      "application/json-seq",
+      "",
+      undefined,
+    ]) {
+      const reply = await p.send(p.request("tools/list"), { headers: { "content-type": type } });
+      expectError(reply, 415, -32600);
+    }
+  });
+
+  it("accepts application/json in any case and with parameters", async () => {
+    const p = await peer();
+    for (const type of [
+      "application/json; charset=utf-8",
+      "Application/JSON",
+      " application/json ;charset=UTF-8",
+    ]) {
+      const reply = await p.send(p.request("tools/list"), { headers: { "content-type": type } });
+      expect(reply.status, type).toBe(200);
+    }
+  });
+
+  it("mints no legacy session for an initialize sent as text/plain (a CORS simple request)", async () => {
+    const handler = createHttpHandler(fixtureServer());
+    const handle = await serve(handler);
+    const legacy = new HttpPeer(handle.url, "2025-11-25");
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "page", version: "1" },
+      },
+    };
+    const reply = await raw(handle.url, {
+      method: "POST",
+      headers: { "content-type": "text/plain", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(initialize),
+    });
+    expect(reply.status, reply.text).toBe(415);
+    expect(reply.headers["mcp-session-id"]).toBeUndefined();
+    expect(handler.sessionCount).toBe(0);
+    expect((reply.messages[0] as { error?: { code: number } }).error?.code).toBe(-32600);
+    // The same request as application/json is served, so the refusal is the media type's.
+    expect((await legacy.open()).status).toBe(200);
+    expect(handler.sessionCount).toBe(1);
   });
 
   it("answers removed methods and unknown methods with 404 -32601", async () => {
