@@ -179,3 +179,61 @@ describe("a class instance that names its principal", () => {
     expect(third.messages[0]).toMatchObject({ error: { data: { reason: "identity_limit" } } });
   });
 });
+
+describe("anonymous callers", () => {
+  const initialize = (id = 1) =>
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "initialize",
+      params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "anon", version: "1.0.0" } },
+    });
+
+  it("caps the sessions of one remote address over real HTTP (default 16; 503 address_limit)", async () => {
+    const { server } = inputServer();
+    const handler = createHttpHandler(server);
+    const { url } = await serve(handler);
+    for (let i = 0; i < 16; i++) await openAs(url, "anonymous");
+    expect(handler.sessionCount).toBe(16);
+    const peer = new HttpPeer(url, LEGACY);
+    const refused = await peer.send(JSON.parse(initialize()));
+    expect(refused.status).toBe(503);
+    expect(refused.messages[0]).toMatchObject({ error: { data: { reason: "address_limit" } } });
+    expect(handler.sessionCount).toBe(16);
+  });
+
+  it("takes the remote address from the Web handler's context; IPv6 callers count per /64", async () => {
+    const { server } = inputServer();
+    const handler = createHttpHandler(server, { sessions: { maxSessionsPerAddress: 2 } });
+    const post = (remoteAddress: string | undefined) =>
+      handler(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: initialize(),
+        }),
+        remoteAddress === undefined ? undefined : { remoteAddress },
+      );
+    expect((await post("192.0.2.1")).status).toBe(200);
+    expect((await post("::ffff:192.0.2.1")).status).toBe(200);
+    const third = await post("192.0.2.1");
+    expect(third.status).toBe(503);
+    expect(await third.json()).toMatchObject({ error: { data: { reason: "address_limit" } } });
+    expect((await post("192.0.2.2")).status).toBe(200);
+    expect((await post("2001:db8:0:1::1")).status).toBe(200);
+    expect((await post("2001:db8::1:0:0:0:2")).status).toBe(200);
+    expect((await post("2001:0db8:0000:0001:ffff::9")).status).toBe(503);
+    expect((await post("2001:db8:0:2::1")).status).toBe(200);
+    await handler.close();
+  });
+
+  it("does not cap an authenticated caller by address", async () => {
+    const { url, handler } = await start((user) => ({ sub: user }), {
+      sessions: { maxSessionsPerAddress: 1 },
+    });
+    await openAs(url, "alice");
+    await openAs(url, "bob");
+    await openAs(url, "alice");
+    expect(handler.sessionCount).toBe(3);
+  });
+});
