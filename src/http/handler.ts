@@ -20,14 +20,23 @@ import {
   textResponse,
 } from "./responses.js";
 import { SessionManager } from "./sessions.js";
-import { type Answer, type RequestView, serveView, toResponse, webView } from "./view.js";
+import {
+  type Answer,
+  type HttpRequestContext,
+  type RequestView,
+  serveView,
+  toResponse,
+  webView,
+} from "./view.js";
 
 /**
  * A Web-standard Streamable HTTP endpoint: `(Request) => Promise<Response>`, for any fetch-style runtime (Node
- * through `mcpkit/node`, Hono, Bun, Deno, Workers). Never rejects: every failure is an HTTP answer.
+ * through `mcpkit/node`, Hono, Bun, Deno, Workers). Never rejects: every failure is an HTTP answer. The
+ * optional `context` tells what the runtime knows beyond the `Request`: the peer's address, by which anonymous
+ * legacy sessions are counted (`sessions.maxSessionsPerAddress`); `mcpkit/node` passes it itself.
  */
 export interface HttpHandler {
-  (request: Request): Promise<Response>;
+  (request: Request, context?: HttpRequestContext): Promise<Response>;
   /** Legacy 2025-11-25 sessions open now. */
   readonly sessionCount: number;
   /** 2026-07-28 `subscriptions/listen` streams open now on this handler. */
@@ -80,7 +89,8 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions = 
       );
     }
   };
-  const handler = async (request: Request): Promise<Response> => toResponse(await serve(webView(request)));
+  const handler = async (request: Request, context?: HttpRequestContext): Promise<Response> =>
+    toResponse(await serve(webView(request, context)));
   Object.defineProperty(handler, "sessionCount", { get: () => endpoint.sessions.size, enumerable: true });
   Object.defineProperty(handler, "subscriptionCount", {
     get: () => endpoint.subscriptions.size,

@@ -1,13 +1,22 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
-import { ANONYMOUS_FINGERPRINT, identityFingerprint } from "../server/fingerprint.js";
+import {
+  ANONYMOUS_FINGERPRINT,
+  identityFingerprint,
+  NoPrincipalError,
+  principalText,
+} from "../server/fingerprint.js";
 import type { ServerLogger } from "../server/options.js";
 import type { Authenticate } from "./options.js";
 import { HttpRefusal, refusal } from "./responses.js";
 import type { RequestView } from "./view.js";
 
+/** Loggers that were already told about an identity without a principal (logged once, not per request). */
+const toldNoPrincipal = new WeakSet<ServerLogger>();
+
 /**
  * Runs the `authenticate` hook: its value is the request's identity (`undefined` without a hook). A `Response`
- * it returns is sent as the answer; a throw or rejection is a 500 `-32603` whose detail only the log sees.
+ * it returns is sent as the answer; a throw or rejection is a 500 `-32603` whose detail only the log sees. An
+ * identity that names no principal (see `principalText`) is a 500 too, logged once per logger.
  */
 export async function resolveIdentity(
   authenticate: Authenticate | undefined,
@@ -28,12 +37,29 @@ export async function resolveIdentity(
       { response: identity },
     );
   }
+  if (identity !== undefined && identity !== null) checkPrincipal(identity, logger);
   return identity;
+}
+
+function checkPrincipal(identity: unknown, logger: ServerLogger): void {
+  try {
+    principalText(identity);
+  } catch (error) {
+    if (!(error instanceof NoPrincipalError)) throw error;
+    if (!toldNoPrincipal.has(logger)) {
+      toldNoPrincipal.add(logger);
+      logger.error(
+        "refusing requests whose identity names no principal: return { principal: string, ... } or plain JSON from authenticate",
+        error,
+      );
+    }
+    throw refusal(500, ErrorCode.InternalError, "Internal error");
+  }
 }
 
 /** A principal, as a legacy session remembers it: a digest of the identity, never the identity itself. */
 export interface Principal {
-  /** SHA-256 (hex) of the identity's canonical JSON; `"anonymous"` for no identity. */
+  /** SHA-256 (hex) of the identity's principal text; `"anonymous"` for no identity. */
   readonly fingerprint: string;
   readonly anonymous: boolean;
 }
@@ -45,9 +71,9 @@ export const ANONYMOUS_PRINCIPAL: Principal = Object.freeze({
 });
 
 /**
- * Fingerprints an identity: `undefined` and `null` are anonymous; anything else is hashed from its canonical
- * JSON (object keys sorted, functions and symbols left out). An identity that cannot be serialized (a cycle,
- * deeper than 32 levels) is a 500, logged.
+ * Fingerprints an identity: `undefined` and `null` are anonymous; anything else is hashed from the principal
+ * it names (its `principal` string, or its canonical JSON when it is plain JSON). An identity that names no
+ * principal is a 500, logged.
  */
 export async function principalOf(identity: unknown, logger: ServerLogger): Promise<Principal> {
   if (identity === undefined || identity === null) return ANONYMOUS_PRINCIPAL;

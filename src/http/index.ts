@@ -39,3 +39,4 @@ export type {
 export { DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS } from "./origin.js";
 export { type SseEvent, SseParser, type SseParserHandlers } from "./sse-parser.js";
 export { type DroppedTool, ToolSchemaIndex } from "./tool-schema-index.js";
+export type { HttpRequestContext } from "./view.js";

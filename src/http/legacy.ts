@@ -7,6 +7,7 @@ import { LEGACY_VERSION } from "../protocol/versions.js";
 import type { Endpoint } from "./endpoint.js";
 import { ResponseExchange } from "./exchange.js";
 import { ANONYMOUS_PRINCIPAL, principalOf, resolveIdentity } from "./identity.js";
+import { addressKey } from "./remote-address.js";
 import {
   emptyResponse,
   HttpRefusal,
@@ -157,7 +158,7 @@ async function initialize(
   const { server, config, logger, sessions } = endpoint;
   const identity = await resolveIdentity(config.authenticate, request, logger);
   const principal = await principalOf(identity, logger);
-  const reservation = sessions.reserve(principal);
+  const reservation = sessions.reserve(principal, addressKey(request.remoteAddress));
   if (typeof reservation === "string") {
     throw refusal(503, ErrorCode.InternalError, "Session capacity reached", { reason: reservation });
   }

@@ -34,6 +34,13 @@ export interface SessionOptions {
   maxSessions?: number;
   /** Open sessions per authenticated identity (default 16); 503 `identity_limit` past it. */
   maxSessionsPerIdentity?: number;
+  /**
+   * Open sessions per remote address of anonymous callers (default 16; an IPv6 address counts by its /64);
+   * 503 `address_limit` past it. Without an address (a Web handler called without `remoteAddress`), anonymous
+   * sessions count only against `maxSessions`. Behind a proxy every caller has the proxy's address: have
+   * `authenticate` return a principal instead.
+   */
+  maxSessionsPerAddress?: number;
   /** A session with no request for this long is closed (default 900,000 ms = 15 min). */
   idleTimeoutMs?: number;
   /** A session is closed this long after `initialize`, whatever it does (default 86,400,000 ms = 24 h). */
@@ -108,6 +115,7 @@ const OPTION_KEYS = new Set([
 const SESSION_DEFAULTS: Required<SessionOptions> = {
   maxSessions: 1024,
   maxSessionsPerIdentity: 16,
+  maxSessionsPerAddress: 16,
   idleTimeoutMs: 15 * 60_000,
   absoluteTimeoutMs: 24 * 60 * 60_000,
   initializationTimeoutMs: 30_000,

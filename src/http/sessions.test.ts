@@ -7,6 +7,7 @@ import { mintSessionId, type Reservation, SessionManager } from "./sessions.js";
 const LIMITS = {
   maxSessions: 3,
   maxSessionsPerIdentity: 2,
+  maxSessionsPerAddress: 2,
   idleTimeoutMs: 1_000,
   absoluteTimeoutMs: 10_000,
   initializationTimeoutMs: 500,
@@ -128,5 +129,23 @@ describe("SessionManager", () => {
     manager.closeAll("end");
     expect(manager.size).toBe(0);
     expect(clock.pending).toBe(0);
+  });
+});
+
+describe("anonymous quota per address", () => {
+  it("counts anonymous slots per address key, frees them on close, leaves no-address callers to the endpoint bound", () => {
+    const manager = new SessionManager({ ...LIMITS, maxSessions: 10 }, new ManualClock());
+    const take = (key?: string) => {
+      const reservation = manager.reserve(anonymous, key);
+      return typeof reservation === "string" ? reservation : manager.publish(reservation, fakeLegacy());
+    };
+    const first = take("192.0.2.1");
+    take("192.0.2.1");
+    expect(take("192.0.2.1")).toBe("address_limit");
+    expect(take("192.0.2.2")).not.toBe("address_limit");
+    for (let i = 0; i < 3; i++) expect(take()).not.toBe("address_limit");
+    if (typeof first === "string") throw new Error(first);
+    manager.close(first, "test");
+    expect(take("192.0.2.1")).not.toBe("address_limit");
   });
 });

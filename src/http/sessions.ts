@@ -7,11 +7,13 @@ import type { SessionOptions } from "./options.js";
 import type { SseStream } from "./sse.js";
 
 /** Why a session could not be opened (the 503's `data.reason`). */
-export type CapacityReason = "session_limit" | "identity_limit";
+export type CapacityReason = "session_limit" | "identity_limit" | "address_limit";
 
 /** A slot taken before `initialize` runs; published as a session or released. */
 export interface Reservation {
   readonly principal: Principal;
+  /** What the slot is counted under: the identity's fingerprint, an anonymous caller's address, or nothing. */
+  readonly quotaKey: string | undefined;
   settled: boolean;
 }
 
@@ -32,6 +34,7 @@ export class HttpSession {
   constructor(
     readonly id: string,
     readonly principal: Principal,
+    readonly quotaKey: string | undefined,
     readonly legacy: LegacySession,
     readonly createdAt: number,
   ) {
@@ -40,15 +43,16 @@ export class HttpSession {
 }
 
 /**
- * The legacy sessions of one handler: bounded per endpoint and per identity (anonymous sessions count only
- * against the endpoint), each closed when idle, past its absolute lifetime, or still not initialized after the
+ * The legacy sessions of one handler: bounded per endpoint, per identity, and per remote address for anonymous
+ * callers (an anonymous caller without a known address counts only against the endpoint), each closed when idle, past its absolute lifetime, or still not initialized after the
  * initialization timeout. Capacity is reserved before `initialize` runs (synchronously, so two concurrent
  * initializes cannot both take the last slot); a failed initialize releases it and publishes nothing. Expiry
  * runs on one timer per session, set to its nearest deadline, through the clock (unref'd by default).
  */
 export class SessionManager {
   private readonly sessions = new Map<string, HttpSession>();
-  private readonly perIdentity = new Map<string, number>();
+  /** Slots held per identity fingerprint (`id:`) or anonymous address (`ip:`). */
+  private readonly perQuota = new Map<string, number>();
   private reserved = 0;
 
   constructor(
@@ -68,16 +72,27 @@ export class SessionManager {
     return this.sessions.values();
   }
 
-  /** Takes a slot for `principal`, or says which bound is reached. */
-  reserve(principal: Principal): Reservation | CapacityReason {
+  /**
+   * Takes a slot for `principal` (an anonymous one counted under `addressKey`, see `addressKey()`), or says
+   * which bound is reached.
+   */
+  reserve(principal: Principal, addressKey?: string): Reservation | CapacityReason {
     if (this.sessions.size + this.reserved >= this.limits.maxSessions) return "session_limit";
-    if (!principal.anonymous) {
-      const held = this.perIdentity.get(principal.fingerprint) ?? 0;
-      if (held >= this.limits.maxSessionsPerIdentity) return "identity_limit";
-      this.perIdentity.set(principal.fingerprint, held + 1);
+    const quotaKey = principal.anonymous
+      ? addressKey === undefined
+        ? undefined
+        : `ip:${addressKey}`
+      : `id:${principal.fingerprint}`;
+    if (quotaKey !== undefined) {
+      const held = this.perQuota.get(quotaKey) ?? 0;
+      const limit = principal.anonymous
+        ? this.limits.maxSessionsPerAddress
+        : this.limits.maxSessionsPerIdentity;
+      if (held >= limit) return principal.anonymous ? "address_limit" : "identity_limit";
+      this.perQuota.set(quotaKey, held + 1);
     }
     this.reserved++;
-    return { principal, settled: false };
+    return { principal, quotaKey, settled: false };
   }
 
   /** Gives a reservation back (initialize failed). Idempotent. */
@@ -85,7 +100,7 @@ export class SessionManager {
     if (reservation.settled) return;
     reservation.settled = true;
     this.reserved--;
-    this.forget(reservation.principal);
+    this.forget(reservation.quotaKey);
   }
 
   /** Turns a reservation into an open session with a fresh id. */
@@ -93,7 +108,13 @@ export class SessionManager {
     if (reservation.settled) throw new McpkitError("PROTOCOL", "reservation already settled");
     reservation.settled = true;
     this.reserved--;
-    const session = new HttpSession(mintSessionId(), reservation.principal, legacy, this.clock.now());
+    const session = new HttpSession(
+      mintSessionId(),
+      reservation.principal,
+      reservation.quotaKey,
+      legacy,
+      this.clock.now(),
+    );
     this.sessions.set(session.id, session);
     this.schedule(session);
     return session;
@@ -132,7 +153,7 @@ export class SessionManager {
     session.closed = true;
     this.clock.clearTimeout(session.timer);
     this.sessions.delete(session.id);
-    this.forget(session.principal);
+    this.forget(session.quotaKey);
     const error = new McpkitError("CLOSED", `session closed: ${reason}`);
     for (const request of session.inFlight.values()) request.abort(error);
     session.inFlight.clear();
@@ -147,11 +168,11 @@ export class SessionManager {
     for (const session of [...this.sessions.values()]) this.close(session, reason);
   }
 
-  private forget(principal: Principal): void {
-    if (principal.anonymous) return;
-    const held = (this.perIdentity.get(principal.fingerprint) ?? 1) - 1;
-    if (held > 0) this.perIdentity.set(principal.fingerprint, held);
-    else this.perIdentity.delete(principal.fingerprint);
+  private forget(quotaKey: string | undefined): void {
+    if (quotaKey === undefined) return;
+    const held = (this.perQuota.get(quotaKey) ?? 1) - 1;
+    if (held > 0) this.perQuota.set(quotaKey, held);
+    else this.perQuota.delete(quotaKey);
   }
 
   /** The moment a session expires, given what it is doing now, and why. */

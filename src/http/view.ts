@@ -22,6 +22,19 @@ export interface RequestView {
   onGone(callback: () => void): void;
   /** The Web `Request` (for the `authenticate` hook), built on first use by views over other requests. */
   request(): Request;
+  /** The peer's IP address, when the runtime told it (anonymous sessions are counted per address). */
+  readonly remoteAddress?: string | undefined;
+}
+
+/**
+ * What a runtime knows of a request beyond the Web `Request`: the second argument of an {@link HttpHandler}.
+ *
+ * @example
+ * Bun.serve({ fetch: (request, server) => handler(request, { remoteAddress: server.requestIP(request)?.address }) });
+ */
+export interface HttpRequestContext {
+  /** The IP address of the peer that sent the request (the socket's, not a forwarded header's). */
+  readonly remoteAddress?: string | undefined;
 }
 
 /**
@@ -47,11 +60,13 @@ export function toResponse(answer: Answer): Response {
 /** The internal entry of a handler, for runtime adapters that build a {@link RequestView} of their own. */
 export const serveView: unique symbol = Symbol("mcpkit.serveView");
 
-/** A view of a Web `Request`. */
-export function webView(request: Request): RequestView {
+/** A view of a Web `Request`, with what the runtime told of it. */
+export function webView(request: Request, context?: HttpRequestContext): RequestView {
   const url = new URL(request.url);
   const headers = request.headers;
+  const remoteAddress = typeof context?.remoteAddress === "string" ? context.remoteAddress : undefined;
   return {
+    remoteAddress,
     method: request.method,
     host: headers.get("host") ?? url.host,
     scheme: url.protocol.replace(/:$/, ""),

@@ -53,6 +53,11 @@ export class NodeRequestView implements RequestView {
     this.headers = headerMap(req.rawHeaders);
   }
 
+  /** The socket's peer address (`undefined` once the socket is gone). */
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
+  }
+
   get host(): string | null {
     return this.headers.values.host ?? null;
   }

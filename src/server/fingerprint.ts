@@ -20,14 +20,66 @@ export async function sha256Hex(text: string): Promise<string> {
   return hex;
 }
 
+/** Thrown by {@link principalText} for an identity that tells no principal: the request must be refused. */
+export class NoPrincipalError extends Error {
+  override readonly name = "NoPrincipalError";
+}
+
+/**
+ * The principal an identity names, as text: a string identity is its own principal; an object with a
+ * `principal` string (own field or getter, any class) names it; otherwise a plain JSON object or array is its
+ * own principal through its canonical JSON. Anything else (a class instance, a `Map`, a getter or symbol key,
+ * a function, `undefined` inside, an empty object) has no JSON form that tells users apart: throws
+ * {@link NoPrincipalError}.
+ */
+export function principalText(identity: unknown): string {
+  if (typeof identity === "string") return named(identity);
+  if (typeof identity === "object" && identity !== null && "principal" in identity) {
+    const principal = (identity as { principal: unknown }).principal;
+    if (typeof principal !== "string") throw new NoPrincipalError("the identity's principal is not a string");
+    return named(principal);
+  }
+  const problem = plainJsonProblem(identity, 0);
+  if (problem !== undefined) throw new NoPrincipalError(`the identity has no principal: ${problem}`);
+  if (typeof identity === "object" && identity !== null && Object.keys(identity).length === 0) {
+    throw new NoPrincipalError("the identity has no principal: it is empty");
+  }
+  return `j:${canonicalJson(identity)}`;
+}
+
+function named(principal: string): string {
+  if (principal === "") throw new NoPrincipalError("the identity's principal is empty");
+  return `p:${principal}`;
+}
+
+/** Why `value` is not plain JSON (whose canonical form loses nothing), or `undefined` when it is. */
+function plainJsonProblem(value: unknown, depth: number): string | undefined {
+  if (depth > MAX_DEPTH) return "it nests too deep";
+  if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : "a number is not finite";
+  if (typeof value !== "object") return `it holds a ${typeof value}`;
+  const proto = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) {
+    return "it holds a class instance, a Map or another non-plain object";
+  }
+  if (Object.getOwnPropertySymbols(value).length > 0) return "it has symbol keys";
+  for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(value))) {
+    if (Array.isArray(value) && key === "length") continue;
+    if (!("value" in descriptor) || !descriptor.enumerable) return "it has a getter or a hidden property";
+    const problem = plainJsonProblem(descriptor.value, depth + 1);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
 /**
  * Fingerprints an identity, so it can be compared and remembered without being kept: `undefined` and `null`
- * are {@link ANONYMOUS_FINGERPRINT}; anything else is the SHA-256 of its canonical JSON. Throws when the identity
- * has no canonical form (a cycle, too deep).
+ * are {@link ANONYMOUS_FINGERPRINT}; anything else is the SHA-256 of its {@link principalText}. Throws
+ * {@link NoPrincipalError} when the identity names no principal.
  */
 export async function identityFingerprint(identity: unknown): Promise<string> {
   if (identity === undefined || identity === null) return ANONYMOUS_FINGERPRINT;
-  return sha256Hex(canonicalJson(identity));
+  return sha256Hex(principalText(identity));
 }
 
 function canonical(value: unknown, ancestors: Set<object>, depth: number): string {
