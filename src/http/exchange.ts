@@ -1,4 +1,4 @@
-import { utf8Length } from "../jsonrpc/codec.js";
+import { unencodableResponse, utf8Length } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { LazyAbort } from "../jsonrpc/lazy-abort.js";
@@ -60,7 +60,14 @@ export class ResponseExchange {
   /** Sends a request-scoped notification on the stream (dropped in JSON mode or past the byte limit). */
   readonly notify = async (notification: JsonRpcNotification): Promise<void> => {
     if (this.options.json || this.state === "done") return;
-    const json = JSON.stringify(notification);
+    let json: string;
+    try {
+      json = JSON.stringify(notification);
+    } catch (error) {
+      // As on every transport, a notification that cannot be sent is logged and dropped, not thrown.
+      this.options.logger.warn("dropped a notification that could not be encoded", error);
+      return;
+    }
     const stream = this.stream ?? this.commit({});
     if (stream.bytesWritten + SseStream.eventSize(json) > this.options.maxResponseBytes) {
       if (!this.dropped) this.options.logger.warn("dropped notifications past maxResponseBytes");
@@ -105,7 +112,7 @@ export class ResponseExchange {
     // Already answered, or the client closed the stream: a late answer has nowhere to go.
     if (this.state === "done") return;
     this.clearFirstKeepAlive();
-    let json = JSON.stringify(response);
+    let json = this.encode(response);
     let tooLarge = false;
     const sent = this.stream?.bytesWritten ?? 0;
     const status = this.options.statusOf(response);
@@ -144,6 +151,19 @@ export class ResponseExchange {
     this.state = "done";
     if (pending) this.resolve(emptyResponse(202));
     else this.stream?.close();
+  }
+
+  /**
+   * The response as JSON; one that cannot be encoded (a `BigInt` or a cycle in the result) becomes `-32603`
+   * `Response could not be encoded` for its id, so the client is answered and the server goes on.
+   */
+  private encode(response: JsonRpcResponse): string {
+    try {
+      return JSON.stringify(response);
+    } catch (error) {
+      this.options.logger.error("a response could not be encoded", error);
+      return JSON.stringify(unencodableResponse(response.id));
+    }
   }
 
   private tooLarge(response: JsonRpcResponse): JsonRpcResponse {

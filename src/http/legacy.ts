@@ -69,7 +69,9 @@ export async function legacyPost(
     .finally(() => {
       if (session.inFlight.get(message.id) === exchange) session.inFlight.delete(message.id);
       endpoint.sessions.leave(session);
-    });
+    })
+    // No rejection is left unhandled: an unhandled one ends a Node process run with the default settings.
+    .catch((error: unknown) => endpoint.logger.error("could not answer a request", error));
   return exchange.response;
 }
 
@@ -115,7 +117,13 @@ export function sendOnSessionStream(
 ) {
   const stream = session.stream;
   if (!stream || stream.isClosed) return;
-  const json = JSON.stringify(notification);
+  let json: string;
+  try {
+    json = JSON.stringify(notification);
+  } catch (error) {
+    endpoint.logger.warn("dropped a session notification that could not be encoded", error);
+    return;
+  }
   if (SseStream.eventSize(json) > endpoint.config.maxResponseBytes || stream.congested) {
     endpoint.logger.warn("dropped a session notification", { method: notification.method });
     return;

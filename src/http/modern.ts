@@ -61,7 +61,9 @@ export async function modernPost(
     .then(
       (response) => exchange.finish(response),
       (error: unknown) => exchange.finish(errorResponse(message.id, error, MODERN_VERSION, logger)),
-    );
+    )
+    // No rejection is left unhandled: an unhandled one ends a Node process run with the default settings.
+    .catch((error: unknown) => logger.error("could not answer a request", error));
   return exchange.response;
 }
 

@@ -1,6 +1,6 @@
 import { ErrorCode } from "./codes.js";
 import { JsonRpcError, McpkitError } from "./errors.js";
-import { isObject, type JsonRpcMessage } from "./message.js";
+import { isObject, type JsonRpcErrorResponse, type JsonRpcMessage, type RequestId } from "./message.js";
 
 const encoder = new TextEncoder();
 
@@ -96,6 +96,29 @@ export function encodeMessage(message: JsonRpcMessage, maxBytes = Number.POSITIV
 /** Encodes a message to UTF-8 bytes. */
 export function encodeMessageBytes(message: JsonRpcMessage): Uint8Array {
   return encoder.encode(JSON.stringify(message));
+}
+
+/**
+ * The answer sent in place of a response that cannot be encoded as JSON (a `BigInt` or a cycle in a result):
+ * `-32603` `Response could not be encoded` for the same id, so the peer is not left waiting for its deadline.
+ */
+export function unencodableResponse(id: RequestId | undefined): JsonRpcErrorResponse {
+  const error = {
+    code: ErrorCode.InternalError,
+    message: "Response could not be encoded",
+    data: { reason: "response_not_encodable" },
+  };
+  return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
+}
+
+/**
+ * The id of a parsed value that is not a valid message but meant to be a request: a string or integer `id` on
+ * an object with neither `result` nor `error` (a malformed response's id names a request of the other side,
+ * which an error must not answer). `undefined` otherwise.
+ */
+export function requestIdOf(value: unknown): RequestId | undefined {
+  if (!isObject(value) || "result" in value || "error" in value) return undefined;
+  return isValidId(value.id) ? (value.id as RequestId) : undefined;
 }
 
 function isValidId(id: unknown): boolean {

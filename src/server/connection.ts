@@ -69,7 +69,7 @@ export class ServerConnection {
 
   private receive(message: JsonRpcMessage, info: MessageInfo | undefined): void {
     if (this.isClosed) return;
-    if (isRequest(message)) void this.serve(message, info);
+    if (isRequest(message)) this.serve(message, info).catch(this.serveFailed);
     else if (isResponse(message)) {
       if (!this.legacy?.receiveResponse(message)) {
         this.runtime.config.logger.warn("dropped a response to no request", { id: message.id });
@@ -228,6 +228,11 @@ export class ServerConnection {
       return SENT;
     }
   }
+
+  /** A guard: `serve` answers every failure itself, but no rejection may go unhandled. */
+  private readonly serveFailed = (error: unknown): void => {
+    this.runtime.config.logger.error("could not serve a request", error);
+  };
 
   private readonly sendFailed = (error: unknown): void => {
     if (!this.isClosed) this.runtime.config.logger.warn("could not send a message", error);

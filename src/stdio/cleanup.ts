@@ -15,7 +15,7 @@ export interface StdioExit {
 /** What one run of the close sequence did. Pid lists are bounded; the counts are exact. */
 export interface StdioCleanupReport {
   /** What started the sequence. */
-  trigger: "close" | "protocol" | "exit" | "io";
+  trigger: "close" | "protocol" | "exit" | "eof" | "io";
   /** How the root process ended; `undefined` when it was still running at the end (a failure). */
   rootExit: StdioExit | undefined;
   /** The signals delivered to the process group (a group already empty is not signalled). */

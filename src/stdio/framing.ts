@@ -1,9 +1,20 @@
-import { decodeMessage, encodeMessage } from "../jsonrpc/codec.js";
-import { McpkitError } from "../jsonrpc/errors.js";
-import type { JsonRpcMessage } from "../jsonrpc/message.js";
+import { decodeMessage, encodeMessage, parseMessage, requestIdOf } from "../jsonrpc/codec.js";
+import { ErrorCode } from "../jsonrpc/codes.js";
+import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import type { JsonRpcMessage, RequestId } from "../jsonrpc/message.js";
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+/** Frames are UTF-8: a frame that is not is refused, never repaired with U+FFFD and run. */
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** What the decoder hands over for a frame whose bytes are not valid UTF-8. */
+export class InvalidUtf8Frame {
+  constructor(
+    /** The frame with U+FFFD for each bad sequence: for an error's preview only, never to run. */
+    readonly lossy: string,
+  ) {}
+}
 
 /** Byte limits of a newline-delimited JSON-RPC stream. */
 export interface FrameLimits {
@@ -17,6 +28,7 @@ export interface FrameLimits {
  * Splits a byte stream into newline-delimited frames (one JSON-RPC message each), bounded in both frame size
  * and buffered bytes. Limits are checked before bytes are kept, so a peer that never sends a newline costs at
  * most `maxPendingBytes` (the policy's `maxPendingStdoutBytes`, the name its error carries). Empty lines are skipped; a trailing `\r` is dropped.
+ * A frame that is not valid UTF-8 is handed over as an {@link InvalidUtf8Frame}, for the caller to refuse.
  */
 export class FrameDecoder {
   private pending: Buffer[] = [];
@@ -24,7 +36,7 @@ export class FrameDecoder {
 
   constructor(
     private readonly limits: FrameLimits,
-    private readonly onFrame: (frame: string) => void,
+    private readonly onFrame: (frame: string | InvalidUtf8Frame) => void,
   ) {}
 
   /** Bytes received and not yet part of a whole frame. */
@@ -78,13 +90,50 @@ export class FrameDecoder {
       }
     }
     if (blank) return;
-    this.onFrame(bytes.toString("utf8", start, end));
+    let text: string;
+    try {
+      text = utf8.decode(bytes.subarray(start, end));
+    } catch {
+      this.onFrame(new InvalidUtf8Frame(bytes.toString("utf8", start, end)));
+      return;
+    }
+    this.onFrame(text);
   }
+}
+
+/** The error of a frame that is not valid UTF-8: `-32700`, as for bytes that are not JSON. */
+export function invalidUtf8Error(): JsonRpcError {
+  return new JsonRpcError(ErrorCode.ParseError, "Parse error: invalid UTF-8");
 }
 
 /** Decodes one frame; throws the codec's `JsonRpcError` (-32700, -32600) for anything but a JSON-RPC message. */
 export function decodeFrame(frame: string): JsonRpcMessage {
   return decodeMessage(frame);
+}
+
+/** A decoded frame: the message, or the error to answer with and the request's id when it could be read. */
+export type FrameDecoding =
+  | { readonly ok: true; readonly message: JsonRpcMessage }
+  | { readonly ok: false; readonly error: JsonRpcError; readonly id: RequestId | undefined };
+
+/**
+ * Decodes one inbound frame for a server: bad JSON is `-32700`; JSON that is not a JSON-RPC message is `-32600`,
+ * with the id of a request whose id could be read (so that its sender is not left waiting for its deadline).
+ */
+export function decodeRequestFrame(frame: string): FrameDecoding {
+  let value: unknown;
+  try {
+    value = JSON.parse(frame);
+  } catch {
+    return { ok: false, error: new JsonRpcError(ErrorCode.ParseError, "Parse error"), id: undefined };
+  }
+  try {
+    return { ok: true, message: parseMessage(value) };
+  } catch (error) {
+    const refused =
+      error instanceof JsonRpcError ? error : new JsonRpcError(ErrorCode.InvalidRequest, "Invalid Request");
+    return { ok: false, error: refused, id: requestIdOf(value) };
+  }
 }
 
 /** Encodes one message as a frame (`\n` included); throws `MESSAGE_TOO_LARGE` over `maxBytes`, before any write. */

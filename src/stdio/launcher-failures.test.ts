@@ -87,6 +87,27 @@ describe("a stdout line that is not a JSON-RPC message fails the connection", ()
     expect(typeof preview === "string" && preview.length).toBeLessThan(70);
   });
 
+  it("a line that is not valid UTF-8, even one that would parse once repaired", async () => {
+    const p = await peer();
+    const pending = p.request("hang");
+    const text = '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"?"}}';
+    const at = text.indexOf("?");
+    const line = Buffer.concat([
+      Buffer.from(text.slice(0, at)),
+      Buffer.from([0xc0, 0xaf]),
+      Buffer.from(`${text.slice(at + 1)}\n`),
+    ]);
+    await p.fire("raw", { base64: line.toString("base64") });
+    const error = await rejectionOf(pending);
+    expect(error).toMatchObject({
+      code: "PROTOCOL",
+      message: expect.stringContaining("(line 1: Parse error: invalid UTF-8)"),
+      details: { line: 1, jsonRpcCode: -32700 },
+    });
+    expect((await endedWith(p)).error).toBe(error);
+    expect(p.received).toEqual([]);
+  });
+
   it("delivers the frames before the bad line in the same chunk, and nothing after it", async () => {
     const p = await peer();
     const frame = (method: string) => JSON.stringify({ jsonrpc: "2.0", method });
@@ -168,6 +189,26 @@ describe("the root process exiting on its own", () => {
     const p = await peer();
     expect(resultOf(await p.request("exit", { code: 0, answer: true }))).toEqual({ exiting: 0 });
     expect(await endedWith(p)).toMatchObject({ kind: "remote", error: { details: { exitCode: 0 } } });
+  });
+
+  it("end-of-file on stdout while the root lives ends the connection: pending calls fail with CLOSED at once", async () => {
+    const p = await peer();
+    const pending = p.request("hang");
+    expect(resultOf(await p.request("closeStdout", { answer: true }))).toEqual({ closing: true });
+    const error = await rejectionOf(pending);
+    expect(error).toMatchObject({
+      code: "CLOSED",
+      message: "the stdio server closed its stdout while its process was still running",
+      details: { stdout: "end" },
+    });
+    expect(await endedWith(p)).toMatchObject({ kind: "remote", error });
+    // The close sequence ran: the root (which would have lived on) was terminated and reaped.
+    expect(p.transport.cleanupReport).toMatchObject({ trigger: "eof", survivors: [] });
+    expect(p.transport.exit).toEqual({ code: null, signal: "SIGTERM" });
+    await expect(p.request("echo")).rejects.toMatchObject({
+      code: "CLOSED",
+      message: expect.stringContaining("closed its stdout"),
+    });
   });
 
   it("reports the signal when the root is killed from outside", async () => {

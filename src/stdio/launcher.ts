@@ -11,7 +11,14 @@ import type {
 } from "../transports/transport.js";
 import { cleanupFailed, runCleanup, type StdioCleanupReport, type StdioExit, within } from "./cleanup.js";
 import { describeExit, describeFailure, exitDetails, notJsonRpc, withStderrTail } from "./end-errors.js";
-import { decodeFrame, encodeFrame, FrameDecoder, inboundLimitError } from "./framing.js";
+import {
+  decodeFrame,
+  encodeFrame,
+  FrameDecoder,
+  InvalidUtf8Frame,
+  inboundLimitError,
+  invalidUtf8Error,
+} from "./framing.js";
 import { type StdioPolicyInput, type StdioSecurityPolicy, stdioPolicy } from "./policy.js";
 import { PollWindow, pollWindowOption } from "./poll-window.js";
 import { type ProcessOps, systemProcessOps } from "./process-tree.js";
@@ -86,6 +93,12 @@ const WRITTEN: Promise<void> = Promise.resolve();
 /** How long stdout and stderr get to reach end-of-file after cleanup before they are destroyed. */
 const STREAM_END_MS = 1_000;
 
+/**
+ * After end-of-file on stdout, how long the root's exit gets to be reported before the connection ends for the
+ * end-of-file itself: a process that exits closes its stdout first, and its exit status says more.
+ */
+const EOF_EXIT_GRACE_MS = 200;
+
 const LAUNCH_KEYS = new Set([
   "command",
   "args",
@@ -101,6 +114,7 @@ type EndCause =
   | { kind: "close" }
   | { kind: "protocol"; error: McpkitError }
   | { kind: "exit" }
+  | { kind: "eof" }
   | { kind: "io"; error: unknown };
 
 interface Launch {
@@ -326,6 +340,7 @@ class StdioProcess implements LaunchedStdio {
     }
     child.stdin?.on("error", (error) => void this.end({ kind: "io", error }));
     child.stdout?.on("data", (chunk: Buffer) => this.receive(chunk));
+    child.stdout?.on("end", () => void this.stdoutEnded());
     child.stderr?.on("data", (chunk: Buffer) => {
       this.tail.push(chunk);
       this.stderr?.push(chunk);
@@ -395,14 +410,30 @@ class StdioProcess implements LaunchedStdio {
     if (this.violation && this.reading) void this.end({ kind: "protocol", error: this.violation });
   }
 
-  private frame(frame: string): void {
+  private frame(frame: string | InvalidUtf8Frame): void {
     this.frames++;
     if (this.violation) return;
+    if (frame instanceof InvalidUtf8Frame) {
+      this.violation = notJsonRpc(invalidUtf8Error(), frame.lossy, this.frames);
+      return;
+    }
     try {
       this.batch.push(decodeFrame(frame));
     } catch (error) {
       this.violation = notJsonRpc(error, frame, this.frames);
     }
+  }
+
+  /**
+   * End of file on the child's stdout: nothing more can be read. A root that is exiting ends the connection
+   * through its exit (that is the news); one still running after a short grace has closed its stdout, which
+   * ends the connection as well, rather than leaving pending calls to wait for their deadlines.
+   */
+  private async stdoutEnded(): Promise<void> {
+    if (this.sequence || this.exitStatus) return;
+    await within(this.exited, EOF_EXIT_GRACE_MS);
+    if (this.sequence || this.exitStatus || !this.child) return;
+    await this.end({ kind: "eof" });
   }
 
   /** The one close sequence, whatever started it; runs once. */
@@ -478,6 +509,19 @@ class StdioProcess implements LaunchedStdio {
             new McpkitError("CLOSED", `the stdio server ${describeExit(this.exitStatus)}`, {
               details: exitDetails(this.exitStatus),
             }),
+          ),
+        };
+      case "eof":
+        return {
+          kind: "remote",
+          error: withTail(
+            new McpkitError(
+              "CLOSED",
+              "the stdio server closed its stdout while its process was still running",
+              {
+                details: { ...exitDetails(this.exitStatus), stdout: "end" },
+              },
+            ),
           ),
         };
       case "io": {

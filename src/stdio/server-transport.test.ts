@@ -69,21 +69,63 @@ describe("StdioServerTransport: frames", () => {
     expect(t.closes).toEqual([]);
   });
 
-  it("answers malformed frames with an id-less JSON-RPC error and goes on", async () => {
+  it("answers malformed frames with a JSON-RPC error, id-less when no request id can be read, and goes on", async () => {
     const t = await started();
     const validator = new WireValidator("2025-11-25");
-    t.write("{not json", "[1,2]", '"text"', "42", '{"jsonrpc":"1.0","id":1,"method":"ping"}');
-    t.write('{"jsonrpc":"2.0","id":2,"method":7}', '{"jsonrpc":"2.0","id":3,"result":1}');
+    t.write("{not json", "[1,2]", '"text"', "42", '{"jsonrpc":"2.0","id":3,"result":1}');
     t.input.write(Buffer.from([0xff, 0xfe, 0x00, 0x80, 0x0a])); // binary garbage, invalid UTF-8
     t.write(PING);
-    await until(() => t.messages.length === 1 && t.lines.length === 8);
+    await until(() => t.messages.length === 1 && t.lines.length === 6);
     expect(t.messages).toEqual([PING]);
     const codes = t.frames().map((f) => (f.error as { code: number }).code);
-    expect(codes).toEqual([-32700, -32600, -32600, -32600, -32600, -32600, -32600, -32700]);
+    expect(codes).toEqual([-32700, -32600, -32600, -32600, -32600, -32700]);
     for (const frame of t.frames()) {
       expect(Object.keys(frame).sort()).toEqual(["error", "jsonrpc"]);
       validator.check(frame, "server");
     }
+    expect(t.closes).toEqual([]);
+  });
+
+  it("answers a malformed request whose id is readable with an error carrying that id", async () => {
+    const t = await started();
+    const validator = new WireValidator("2025-11-25");
+    t.write('{"jsonrpc":"1.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":"two","method":7}');
+    t.write('{"jsonrpc":"2.0","id":3,"method":"tools/list","params":[]}', '{"id":4,"method":"ping"}');
+    await until(() => t.lines.length === 4);
+    expect(t.messages).toEqual([]);
+    expect(t.frames().map((f) => [f.id, (f.error as { code: number }).code])).toEqual([
+      [1, -32600],
+      ["two", -32600],
+      [3, -32600],
+      [4, -32600],
+    ]);
+    for (const frame of t.frames()) validator.check(frame, "server");
+    expect(t.frames()[2]).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32600, message: 'Invalid Request: "params" must be an object' },
+    });
+  });
+
+  it("refuses a request that is not valid UTF-8 with -32700 instead of running it repaired", async () => {
+    const t = await started();
+    const text = JSON.stringify({ ...PING, params: { note: "?" } });
+    const at = text.indexOf("?");
+    for (const bad of [[0x80], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
+      t.input.write(
+        Buffer.concat([
+          Buffer.from(text.slice(0, at)),
+          Buffer.from(bad),
+          Buffer.from(`${text.slice(at + 1)}\n`),
+        ]),
+      );
+    }
+    t.write(PING);
+    await until(() => t.messages.length === 1 && t.lines.length === 3);
+    expect(t.messages).toEqual([PING]);
+    expect(t.frames()).toEqual(
+      Array.from({ length: 3 }, () => ({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } })),
+    );
     expect(t.closes).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import { unencodableResponse } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import {
@@ -11,7 +12,14 @@ import {
 } from "../jsonrpc/message.js";
 import type { Server } from "../server/server.js";
 import type { Transport, TransportCloseReason, TransportHandlers } from "../transports/transport.js";
-import { decodeFrame, encodeFrame, FrameDecoder, inboundLimitError } from "./framing.js";
+import {
+  decodeRequestFrame,
+  encodeFrame,
+  FrameDecoder,
+  type FrameDecoding,
+  InvalidUtf8Frame,
+  inboundLimitError,
+} from "./framing.js";
 import { type StdioPolicyInput, type StdioSecurityPolicy, stdioPolicy } from "./policy.js";
 import { PollWindow, pollWindowOption } from "./poll-window.js";
 
@@ -52,8 +60,9 @@ interface DrainWaiter {
  * The server side of the stdio transport: newline-delimited JSON-RPC frames on an input stream
  * (`process.stdin`) and an output stream (`process.stdout`), bounded by the stdio policy's frame limits.
  *
- * - A malformed inbound frame (bad JSON, a non-object, not a JSON-RPC message) is answered with a JSON-RPC error
- *   response without an id (-32700 or -32600); the connection goes on.
+ * - A malformed inbound frame (invalid UTF-8, bad JSON, a non-object, not a JSON-RPC message) is answered with a
+ *   JSON-RPC error (-32700 or -32600), carrying the id of a malformed request whose id could be read; the
+ *   connection goes on.
  * - An inbound frame over `maxFrameBytes`, or more than `maxPendingStdoutBytes` waiting for a newline, closes
  *   the transport with `McpkitError` `MESSAGE_TOO_LARGE` naming the limit (`details.name`, `details.limit`).
  * - An outbound message over `maxOutboundFrameBytes` rejects `send()` with `MESSAGE_TOO_LARGE` and is not
@@ -216,19 +225,21 @@ export class StdioServerTransport implements Transport {
     waiter?.resolve();
   };
 
-  private onFrame(frame: string): void {
+  private onFrame(frame: string | InvalidUtf8Frame): void {
     // The decoder may hold several frames of one chunk; none is delivered after the end.
     if (this.state !== "open") return;
-    let message: JsonRpcMessage;
-    try {
-      message = decodeFrame(frame);
-    } catch (error) {
-      const reply =
-        error instanceof JsonRpcError ? error : new JsonRpcError(ErrorCode.ParseError, "Parse error");
-      const response: JsonRpcErrorResponse = { jsonrpc: "2.0", error: reply.toJSON() };
+    const decoded: FrameDecoding =
+      frame instanceof InvalidUtf8Frame
+        ? { ok: false, error: new JsonRpcError(ErrorCode.ParseError, "Parse error"), id: undefined }
+        : decodeRequestFrame(frame);
+    if (!decoded.ok) {
+      const error = decoded.error.toJSON();
+      const response: JsonRpcErrorResponse =
+        decoded.id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id: decoded.id, error };
       void this.enqueue(`${JSON.stringify(response)}\n`)?.catch(() => {});
       return;
     }
+    const message = decoded.message;
     this.track(message);
     try {
       this.handlers?.message(message);
@@ -401,7 +412,7 @@ function unsendableResponse(id: RequestId, error: unknown, limit: number): strin
           message: `Response exceeds the server's maxOutboundFrameBytes (${limit} bytes)`,
           data: { reason: "response_too_large", limit },
         }
-      : { code: ErrorCode.InternalError, message: "Response could not be encoded" },
+      : unencodableResponse(id).error,
   };
   return `${JSON.stringify(response)}\n`;
 }

@@ -63,4 +63,29 @@ describe("createInProcessPair", () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(events).toEqual(["last-words", "close:remote"]);
   });
+
+  it("answers a response JSON cannot carry with -32603 for its id, and rejects the send", async () => {
+    const [client, server] = createInProcessPair();
+    const received: JsonRpcMessage[] = [];
+    await client.start({ message: (m) => received.push(m), close: () => {} });
+    await server.start({ message: () => {}, close: () => {} });
+    const cycle: { [key: string]: unknown } = {};
+    cycle.self = cycle;
+    await expect(server.send({ jsonrpc: "2.0", id: 5, result: { n: 1n } })).rejects.toThrow(TypeError);
+    await expect(server.send({ jsonrpc: "2.0", id: "c", result: cycle })).rejects.toThrow(TypeError);
+    // A notification has no one waiting for it: it is refused, and nothing is delivered.
+    await expect(server.send({ jsonrpc: "2.0", method: "n", params: { n: 1n } })).rejects.toThrow(TypeError);
+    await server.send({ jsonrpc: "2.0", id: 6, result: {} });
+    await new Promise((r) => setTimeout(r, 0));
+    const error = {
+      code: -32603,
+      message: "Response could not be encoded",
+      data: { reason: "response_not_encodable" },
+    };
+    expect(received).toEqual([
+      { jsonrpc: "2.0", id: 5, error },
+      { jsonrpc: "2.0", id: "c", error },
+      { jsonrpc: "2.0", id: 6, result: {} },
+    ]);
+  });
 });

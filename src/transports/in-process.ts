@@ -1,5 +1,6 @@
+import { unencodableResponse } from "../jsonrpc/codec.js";
 import { McpkitError } from "../jsonrpc/errors.js";
-import type { JsonRpcMessage } from "../jsonrpc/message.js";
+import { isResponse, type JsonRpcMessage } from "../jsonrpc/message.js";
 import { jsonCopy } from "./json-copy.js";
 import type { MessageInfo, Transport, TransportCloseReason, TransportHandlers } from "./transport.js";
 
@@ -9,7 +10,8 @@ export interface InProcessPairOptions {
   serverIdentity?: unknown;
   /**
    * Clone each message on delivery (default `true`), so neither side can mutate what the other holds, just as
-   * on a real wire.
+   * on a real wire. A message that JSON cannot carry (a `BigInt`, a cycle) is refused as on a real wire: `send`
+   * rejects, and a response is replaced by a `-32603` `Response could not be encoded` for its id.
    */
   clone?: boolean;
 }
@@ -37,7 +39,17 @@ class InProcessTransport implements Transport {
     if (this.closed) throw new McpkitError("CLOSED", "transport is closed");
     const peer = this.peer;
     if (!peer) throw new McpkitError("CLOSED", "transport has no peer");
-    const copy = this.clone ? jsonCopy(message) : message;
+    let copy: JsonRpcMessage;
+    try {
+      copy = this.clone ? jsonCopy(message) : message;
+    } catch (error) {
+      // A response that cannot be encoded (a BigInt, a cycle) still answers its request, as on a real wire.
+      if (isResponse(message) && message.id !== undefined) {
+        const answer = unencodableResponse(message.id);
+        queueMicrotask(() => peer.deliver(answer));
+      }
+      throw error;
+    }
     // Delivery is asynchronous, as on any real channel: a send never re-enters the sender's stack.
     queueMicrotask(() => peer.deliver(copy));
   }
