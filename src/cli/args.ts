@@ -1,4 +1,7 @@
 import { parseArgs } from "node:util";
+import type { LoggingLevel } from "../protocol/types/common.js";
+import { LOGGING_LEVELS } from "../protocol/types/common.js";
+import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
 import { UsageError } from "./exit-codes.js";
 
 /** The commands of `mcpkit`, in the order `--help` lists them. */
@@ -15,20 +18,8 @@ export const COMMANDS = [
 ] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
-const ERAS = ["2025-11-25", "2026-07-28"] as const;
-export type CliEra = (typeof ERAS)[number];
-
-export const LOG_LEVELS = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-] as const;
-export type CliLogLevel = (typeof LOG_LEVELS)[number];
+// In the order --help lists them.
+const ERAS: readonly Era[] = [LEGACY_VERSION, MODERN_VERSION];
 
 /** Where the server is: an HTTP endpoint, or a program to launch and speak to over stdio. */
 export type Target = { kind: "http"; url: string } | { kind: "stdio"; command: string; args: string[] };
@@ -39,13 +30,13 @@ export interface CliArgs {
   command: CommandName;
   /** The words after the command: a tool, prompt or URI name, then `key=value` pairs. */
   operands: string[];
-  era: CliEra | undefined;
+  era: Era | undefined;
   headers: { [name: string]: string };
   json: boolean;
   /** `--args`: the arguments as one JSON object (call, prompt). */
   argsJson: { [key: string]: unknown } | undefined;
   timeoutMs: number;
-  logLevel: CliLogLevel | undefined;
+  logLevel: LoggingLevel | undefined;
   /** `complete`: the reference, a prompt name or a resource template. */
   ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string } | undefined;
   /** `complete --context k=v`: arguments already chosen. */
@@ -163,7 +154,7 @@ function checked(target: Target, command: CommandName, operands: string[], value
     json: values.json === true,
     argsJson: values.args === undefined ? undefined : argsObject(values.args),
     timeoutMs: timeoutOf(values.timeout),
-    logLevel: oneOf("--log-level", values["log-level"], LOG_LEVELS),
+    logLevel: oneOf("--log-level", values["log-level"], LOGGING_LEVELS),
     ref,
     context: values.context ?? [],
     uris: values.uri ?? [],
