@@ -71,6 +71,29 @@ function expectOnlyTheValidatorLoadedDynamically(file: string): void {
   }
 }
 
+/**
+ * Walks the static import graph of a built file: every file exists, loads nothing dynamically but the
+ * validator's chunk, and imports only relative files or the outside specifiers `external` allows. Returns the
+ * files reached.
+ */
+function walkBuilt(start: string, external: (spec: string) => boolean): Set<string> {
+  const seen = new Set<string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const file = queue.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    expect(existsSync(file), file).toBe(true);
+    expectOnlyTheValidatorLoadedDynamically(file);
+    for (const spec of builtImportsOf(file)) {
+      if (external(spec)) continue;
+      expect(spec.startsWith("."), `${relative(repoRoot, file)} imports ${spec}`).toBe(true);
+      queue.push(resolve(dirname(file), spec));
+    }
+  }
+  return seen;
+}
+
 describe("package shape", () => {
   it("has one runtime dependency, the raw JSON Schema validator, imported by one file of its own layer", () => {
     expect(Object.keys(pkg.dependencies ?? {})).toEqual([RUNTIME_DEPENDENCY]);
@@ -143,22 +166,13 @@ describe("package shape", () => {
       expect(target, entry).toBeDefined();
       if (target === undefined || typeof target === "string") continue;
       expect(existsSync(join(repoRoot, target.types)), target.types).toBe(true);
-      const seen = new Set<string>();
-      const queue = [builtEntry(entry)];
-      while (queue.length > 0) {
-        const file = queue.pop() as string;
-        if (seen.has(file)) continue;
-        seen.add(file);
-        expect(existsSync(file), file).toBe(true);
-        expectOnlyTheValidatorLoadedDynamically(file);
-        for (const spec of builtImportsOf(file)) {
-          // Node-only entries may use Node's built-ins, and nothing else from outside.
-          if ((entry === "./stdio" || entry === "./node") && spec.startsWith("node:")) continue;
-          if (entry === "./validation" && spec === RUNTIME_DEPENDENCY) continue;
-          expect(spec.startsWith("."), `${relative(repoRoot, file)} imports ${spec}`).toBe(true);
-          queue.push(resolve(dirname(file), spec));
-        }
-      }
+      // Node-only entries may use Node's built-ins, and nothing else from outside.
+      const seen = walkBuilt(
+        builtEntry(entry),
+        (spec) =>
+          ((entry === "./stdio" || entry === "./node") && spec.startsWith("node:")) ||
+          (entry === "./validation" && spec === RUNTIME_DEPENDENCY),
+      );
       // Only mcpkit/validation reaches the dependency statically; the core entries never do.
       const reachesDependency = [...seen].some((file) => builtImportsOf(file).includes(RUNTIME_DEPENDENCY));
       expect(reachesDependency, entry).toBe(entry === "./validation");
@@ -178,20 +192,7 @@ describe("package shape", () => {
       expect(existsSync(bin), `${bin}: run \`npm run build\` first`).toBe(true);
       expect(readFileSync(bin, "utf8").startsWith("#!/usr/bin/env node\n"), bin).toBe(true);
       expect(statSync(bin).mode & 0o111, `${bin} is executable`).not.toBe(0);
-      const seen = new Set<string>();
-      const queue = [bin];
-      while (queue.length > 0) {
-        const file = queue.pop() as string;
-        if (seen.has(file)) continue;
-        seen.add(file);
-        expect(existsSync(file), file).toBe(true);
-        expectOnlyTheValidatorLoadedDynamically(file);
-        for (const spec of builtImportsOf(file)) {
-          if (spec.startsWith("node:")) continue;
-          expect(spec.startsWith("."), `${relative(repoRoot, file)} imports ${spec}`).toBe(true);
-          queue.push(resolve(dirname(file), spec));
-        }
-      }
+      walkBuilt(bin, (spec) => spec.startsWith("node:"));
     }
   });
 
