@@ -69,7 +69,8 @@ async function listenHttp() {
     const handle = await serve(mcpkitServer(), {
       host: "127.0.0.1",
       port: 0,
-      handler: { sessions: { maxSessions: 100_000 } },
+      // The memory section opens thousands of sessions from one address; the official SDKs cap neither.
+      handler: { sessions: { maxSessions: 100_000, maxSessionsPerAddress: 100_000 } },
     });
     return handle.server.address().port;
   }
