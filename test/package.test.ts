@@ -158,6 +158,21 @@ describe("package shape", () => {
     expect(problems).toEqual([]);
   });
 
+  it("keeps the HTTP server and the HTTP client apart: src/http/server and src/http/client never import each other", () => {
+    const problems: string[] = [];
+    for (const file of sources) {
+      const [layer, side] = relative(join(repoRoot, "src"), file).split("/");
+      if (layer !== "http" || (side !== "server" && side !== "client")) continue;
+      const other = side === "server" ? "client" : "server";
+      for (const spec of importsOf(file)) {
+        if (!spec.startsWith(".")) continue;
+        const target = relative(join(repoRoot, "src", "http"), resolve(dirname(file), spec)).split("/")[0];
+        if (target === other) problems.push(`${relative(repoRoot, file)} imports ${spec}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it("builds entry points whose import graphs stay inside the package (plus node: built-ins for Node-only entries)", () => {
     const dist = join(repoRoot, "dist");
     expect(existsSync(dist), "run `npm run build` first (npm test does)").toBe(true);

@@ -171,7 +171,7 @@ declare var Response: {
   new (body?: BodyInit | null, init?: ResponseInit): Response;
 };
 
-// The fetch client side, as far as the Streamable HTTP client (src/http/client-*.ts) uses it.
+// The fetch client side, as far as the Streamable HTTP client (src/http/client/) uses it.
 interface URL {
   readonly hostname: string;
   readonly username: string;

@@ -10,9 +10,9 @@ export type {
   HttpClientExchange,
   HttpClientRequest,
   HttpClientResponse,
-} from "./client-exchange.js";
-export { type FetchLike, fetchHttpClient } from "./client-fetch.js";
-export type { AuthHook, AuthRequest } from "./client-headers.js";
+} from "./client/exchange.js";
+export { type FetchLike, fetchHttpClient } from "./client/fetch.js";
+export type { AuthHook, AuthRequest } from "./client/headers.js";
 export {
   checkEndpointUrl,
   type EndpointUrlProblem,
@@ -21,22 +21,22 @@ export {
   type HttpClientSecurityPolicy,
   httpClientPolicy,
   isLoopbackHost,
-} from "./client-policy.js";
+} from "./client/policy.js";
+export { type SseEvent, SseParser, type SseParserHandlers } from "./client/sse-parser.js";
+export { type DroppedTool, ToolSchemaIndex } from "./client/tool-schema-index.js";
 export {
   MAX_REFRESH_PAGES,
   type StreamableHttpClientOptions,
   StreamableHttpClientTransport,
-} from "./client-transport.js";
-export type { Clock } from "./clock.js";
-export { createHttpHandler, type HttpHandler } from "./handler.js";
+} from "./client/transport.js";
+export type { Clock } from "./server/clock.js";
+export { createHttpHandler, type HttpHandler } from "./server/handler.js";
 export type {
   Authenticate,
   HttpHandlerOptions,
   SessionOptions,
   ToolInputSchema,
   ToolSchemaResolver,
-} from "./options.js";
-export { DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS } from "./origin.js";
-export { type SseEvent, SseParser, type SseParserHandlers } from "./sse-parser.js";
-export { type DroppedTool, ToolSchemaIndex } from "./tool-schema-index.js";
-export type { HttpRequestContext } from "./view.js";
+} from "./server/options.js";
+export { DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS } from "./server/origin.js";
+export type { HttpRequestContext } from "./server/view.js";

@@ -8,8 +8,8 @@ import { fixtureServer } from "../../test/support/fixture-server.js";
 import { listenOnLoopback, rejection, useCleanups } from "../../test/support/interop-helpers.js";
 import { until } from "../../test/support/until.js";
 import { Client } from "../client/client.js";
-import { createHttpHandler } from "../http/handler.js";
 import { StreamableHttpClientTransport } from "../http/index.js";
+import { createHttpHandler } from "../http/server/handler.js";
 import { toNodeHandler } from "./adapter.js";
 import { nodeHttp } from "./http-client.js";
 

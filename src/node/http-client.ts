@@ -13,7 +13,7 @@ import type {
   HttpClientExchange,
   HttpClientRequest,
   HttpClientResponse,
-} from "../http/client-exchange.js";
+} from "../http/client/exchange.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 
 /** Options of {@link nodeHttp}. */

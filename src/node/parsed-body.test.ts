@@ -1,7 +1,7 @@
 import { IncomingMessage } from "node:http";
 import { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import { HttpRefusal } from "../http/responses.js";
+import { HttpRefusal } from "../http/server/responses.js";
 import { leftBody, parsedBytes } from "./parsed-body.js";
 
 /** A request with `contentType`, its stream ended and read when `read` (as a body parser leaves it). */

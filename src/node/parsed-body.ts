@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
-import { refusal } from "../http/responses.js";
-import { bodyTooLarge } from "../http/view.js";
+import { refusal } from "../http/server/responses.js";
+import { bodyTooLarge } from "../http/server/view.js";
 import { ErrorCode } from "../jsonrpc/codes.js";
 
 /**

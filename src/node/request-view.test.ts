@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { HttpPeer, raw, rawOpen, useServe } from "../../test/support/http-peer.js";
 import { until } from "../../test/support/until.js";
-import { createHttpHandler } from "../http/handler.js";
-import type { HttpHandlerOptions } from "../http/options.js";
+import { createHttpHandler } from "../http/server/handler.js";
+import type { HttpHandlerOptions } from "../http/server/options.js";
 import { ServerBuilder } from "../server/builder.js";
 import type { FetchHandler } from "./adapter.js";
 

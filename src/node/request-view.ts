@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { bodyTooLarge, declaredTooLarge, type RequestView } from "../http/view.js";
+import { bodyTooLarge, declaredTooLarge, type RequestView } from "../http/server/view.js";
 import { joinChunks } from "../jsonrpc/codec.js";
 import { leftBody, parsedBytes } from "./parsed-body.js";
 

@@ -1,7 +1,7 @@
 import { createServer as createNodeServer, type Server as NodeServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createHttpHandler, type HttpHandler } from "../http/handler.js";
-import type { HttpHandlerOptions } from "../http/options.js";
+import { createHttpHandler, type HttpHandler } from "../http/server/handler.js";
+import type { HttpHandlerOptions } from "../http/server/options.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { Server } from "../server/server.js";
 import { type FetchHandler, toNodeHandler } from "./adapter.js";

@@ -15,11 +15,11 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from "nod
 import type { AddressInfo } from "node:net";
 import { Client } from "../../src/client/client.js";
 import type { ClientOptions } from "../../src/client/types.js";
-import type { HttpClient } from "../../src/http/client-exchange.js";
+import type { HttpClient } from "../../src/http/client/exchange.js";
 import {
   type StreamableHttpClientOptions,
   StreamableHttpClientTransport,
-} from "../../src/http/client-transport.js";
+} from "../../src/http/client/transport.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/message.js";
 import { nodeHttp } from "../../src/node/http-client.js";
 import { useCleanups } from "../support/interop-helpers.js";

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ServerNotification } from "../../src/client/types.js";
-import { createHttpHandler } from "../../src/http/handler.js";
+import { createHttpHandler } from "../../src/http/server/handler.js";
 import { serve } from "../../src/node/serve.js";
 import { ServerBuilder } from "../../src/server/builder.js";
 import { inputRequired } from "../../src/server/input.js";

@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { MAX_REFRESH_PAGES } from "../../src/http/client-transport.js";
+import { MAX_REFRESH_PAGES } from "../../src/http/client/transport.js";
 import { JsonRpcError } from "../../src/jsonrpc/errors.js";
 import { rejection, textOf } from "../support/interop-helpers.js";
 import { useWireValidation } from "../support/validating-transport.js";

@@ -6,7 +6,7 @@
  * 2025 session's id, GET stream and DELETE. Every message is checked against the official schema of its era.
  */
 import { describe, expect, it } from "vitest";
-import { createHttpHandler } from "../../src/http/handler.js";
+import { createHttpHandler } from "../../src/http/server/handler.js";
 import { McpkitError } from "../../src/jsonrpc/errors.js";
 import { serve } from "../../src/node/serve.js";
 import type { ToolResult } from "../../src/server/authoring.js";

@@ -6,8 +6,8 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
-import { httpClientPolicy } from "../../src/http/client-policy.js";
-import { StreamableHttpClientTransport } from "../../src/http/client-transport.js";
+import { httpClientPolicy } from "../../src/http/client/policy.js";
+import { StreamableHttpClientTransport } from "../../src/http/client/transport.js";
 import { McpkitError } from "../../src/jsonrpc/errors.js";
 import { rejection } from "../support/interop-helpers.js";
 import { useWireValidation } from "../support/validating-transport.js";

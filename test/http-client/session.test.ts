@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { MAX_RESUMPTIONS } from "../../src/http/client-session.js";
+import { MAX_RESUMPTIONS } from "../../src/http/client/session.js";
 import { rejection, textOf } from "../support/interop-helpers.js";
 import { until } from "../support/until.js";
 import { useWireValidation } from "../support/validating-transport.js";

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { createHttpHandler } from "../../src/http/handler.js";
+import { createHttpHandler } from "../../src/http/server/handler.js";
 import { serve } from "../../src/node/serve.js";
 import { ServerBuilder } from "../../src/server/builder.js";
 import { textOf } from "../support/interop-helpers.js";

@@ -6,7 +6,7 @@
  * checked against the schema of its era by the peer.
  */
 import { describe, expect, it } from "vitest";
-import { createHttpHandler } from "../../src/http/handler.js";
+import { createHttpHandler } from "../../src/http/server/handler.js";
 import type { JsonRpcRequest } from "../../src/jsonrpc/message.js";
 import { HttpPeer, raw, useServe } from "../support/http-peer.js";
 import { accept, inputServer } from "../support/input-server.js";

@@ -14,7 +14,7 @@ import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHttpHandler, type HttpHandler } from "../../src/http/handler.js";
+import { createHttpHandler, type HttpHandler } from "../../src/http/server/handler.js";
 import { fixtureServer } from "../support/fixture-server.js";
 import { useServe } from "../support/http-peer.js";
 import { rejection, textOf, useCleanups } from "../support/interop-helpers.js";

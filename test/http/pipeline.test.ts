@@ -4,7 +4,7 @@
  * the request id and never a routing header. Every JSON-RPC message both ways is checked against the schema.
  */
 import { describe, expect, it } from "vitest";
-import { createHttpHandler } from "../../src/http/handler.js";
+import { createHttpHandler } from "../../src/http/server/handler.js";
 import { ServerBuilder } from "../../src/server/builder.js";
 import { fixtureServer } from "../support/fixture-server.js";
 import { HttpPeer, modernMeta, type Reply, raw, useServe } from "../support/http-peer.js";

@@ -6,8 +6,8 @@
  * per remote address.
  */
 import { describe, expect, it } from "vitest";
-import { createHttpHandler } from "../../src/http/handler.js";
-import type { HttpHandlerOptions } from "../../src/http/options.js";
+import { createHttpHandler } from "../../src/http/server/handler.js";
+import type { HttpHandlerOptions } from "../../src/http/server/options.js";
 import { HttpPeer, raw, useServe } from "../support/http-peer.js";
 import { inputServer } from "../support/input-server.js";
 

@@ -4,8 +4,8 @@
  * idle and absolute expiry and the initialization timeout (on an injected clock), and cancellation.
  */
 import { describe, expect, it } from "vitest";
-import { createHttpHandler } from "../../src/http/handler.js";
-import type { HttpHandlerOptions } from "../../src/http/options.js";
+import { createHttpHandler } from "../../src/http/server/handler.js";
+import type { HttpHandlerOptions } from "../../src/http/server/options.js";
 import type { Server } from "../../src/server/server.js";
 import { fixtureServer } from "../support/fixture-server.js";
 import { HttpPeer, type Reply, raw, useServe } from "../support/http-peer.js";

@@ -8,7 +8,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
-import { createHttpHandler } from "../../src/http/handler.js";
+import { createHttpHandler } from "../../src/http/server/handler.js";
 import { useServe } from "../support/http-peer.js";
 import { inputServer } from "../support/input-server.js";
 import { LEGACY, MODERN, textOf, useCleanups } from "../support/interop-helpers.js";

@@ -1,5 +1,5 @@
-import { ErrorCode } from "../jsonrpc/codes.js";
-import type { JsonRpcErrorResponse, JsonRpcResponse, RequestId } from "../jsonrpc/message.js";
+import { ErrorCode } from "../../jsonrpc/codes.js";
+import type { JsonRpcErrorResponse, JsonRpcResponse, RequestId } from "../../jsonrpc/message.js";
 import type { Answer } from "./view.js";
 
 /** The status, JSON-RPC code and message of a request the pipeline refuses before dispatch. */

@@ -1,6 +1,6 @@
-import { McpkitError } from "../jsonrpc/errors.js";
-import { isReservedMcpHeader } from "../protocol/routing-headers.js";
-import type { HeaderRecord } from "./client-exchange.js";
+import { McpkitError } from "../../jsonrpc/errors.js";
+import { isReservedMcpHeader } from "../../protocol/routing-headers.js";
+import type { HeaderRecord } from "./exchange.js";
 
 /** What the auth hook is told about the request it supplies headers for. */
 export interface AuthRequest {

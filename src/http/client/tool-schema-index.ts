@@ -1,5 +1,5 @@
-import { isObject } from "../jsonrpc/message.js";
-import { type HeaderParam, headerParamsOf } from "../protocol/routing-headers.js";
+import { isObject } from "../../jsonrpc/message.js";
+import { type HeaderParam, headerParamsOf } from "../../protocol/routing-headers.js";
 
 /** A tool `tools/list` returned whose `x-mcp-header` annotations are invalid: it is dropped. */
 export interface DroppedTool {

@@ -1,6 +1,6 @@
-import type { ServerLogger } from "../server/options.js";
-import type { Server } from "../server/server.js";
-import type { Subscription } from "../server/subscription.js";
+import type { ServerLogger } from "../../server/options.js";
+import type { Server } from "../../server/server.js";
+import type { Subscription } from "../../server/subscription.js";
 import type { HttpConfig } from "./options.js";
 import type { SessionManager } from "./sessions.js";
 import type { RequestView } from "./view.js";

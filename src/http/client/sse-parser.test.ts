@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { McpkitError } from "../jsonrpc/errors.js";
+import { McpkitError } from "../../jsonrpc/errors.js";
 import { type SseEvent, SseParser } from "./sse-parser.js";
 
 const bytes = (text: string) => new TextEncoder().encode(text);

@@ -1,8 +1,8 @@
-import { parseMessage } from "../jsonrpc/codec.js";
-import { ErrorCode } from "../jsonrpc/codes.js";
-import { JsonRpcError } from "../jsonrpc/errors.js";
-import type { JsonRpcMessage, RequestId } from "../jsonrpc/message.js";
-import { isObject } from "../jsonrpc/message.js";
+import { parseMessage } from "../../jsonrpc/codec.js";
+import { ErrorCode } from "../../jsonrpc/codes.js";
+import { JsonRpcError } from "../../jsonrpc/errors.js";
+import type { JsonRpcMessage, RequestId } from "../../jsonrpc/message.js";
+import { isObject } from "../../jsonrpc/message.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 

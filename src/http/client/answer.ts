@@ -1,13 +1,13 @@
-import { parseMessage } from "../jsonrpc/codec.js";
-import { McpkitError } from "../jsonrpc/errors.js";
+import { parseMessage } from "../../jsonrpc/codec.js";
+import { McpkitError } from "../../jsonrpc/errors.js";
 import {
   isObject,
   isResponse,
   type JsonRpcMessage,
   type JsonRpcResponse,
   type RequestId,
-} from "../jsonrpc/message.js";
-import type { OpenResponse } from "./client-requester.js";
+} from "../../jsonrpc/message.js";
+import type { OpenResponse } from "./requester.js";
 import { SseParser } from "./sse-parser.js";
 
 /** Where the messages of a response body that are not the awaited answer go. */

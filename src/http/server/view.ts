@@ -1,5 +1,5 @@
-import { joinChunks } from "../jsonrpc/codec.js";
-import { ErrorCode } from "../jsonrpc/codes.js";
+import { joinChunks } from "../../jsonrpc/codec.js";
+import { ErrorCode } from "../../jsonrpc/codes.js";
 import { refusal } from "./responses.js";
 
 /**

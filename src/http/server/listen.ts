@@ -1,8 +1,8 @@
-import { ErrorCode } from "../jsonrpc/codes.js";
-import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
-import type { JsonRpcRequest } from "../jsonrpc/message.js";
-import { SUBSCRIPTION_CAPACITY_MESSAGE } from "../server/publisher.js";
-import type { Subscription, SubscriptionChannel } from "../server/subscription.js";
+import { ErrorCode } from "../../jsonrpc/codes.js";
+import { JsonRpcError, McpkitError } from "../../jsonrpc/errors.js";
+import type { JsonRpcRequest } from "../../jsonrpc/message.js";
+import { SUBSCRIPTION_CAPACITY_MESSAGE } from "../../server/publisher.js";
+import type { Subscription, SubscriptionChannel } from "../../server/subscription.js";
 import type { Endpoint } from "./endpoint.js";
 import { refusal } from "./responses.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { McpkitError } from "../jsonrpc/errors.js";
+import { McpkitError } from "../../jsonrpc/errors.js";
 import { buildHttpConfig, type HttpHandlerOptions } from "./options.js";
 
 function configError(options: unknown): McpkitError {

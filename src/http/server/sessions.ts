@@ -1,6 +1,6 @@
-import { McpkitError } from "../jsonrpc/errors.js";
-import type { RequestId } from "../jsonrpc/message.js";
-import type { LegacySession } from "../server/legacy.js";
+import { McpkitError } from "../../jsonrpc/errors.js";
+import type { RequestId } from "../../jsonrpc/message.js";
+import type { LegacySession } from "../../server/legacy.js";
 import type { Clock } from "./clock.js";
 import type { Principal } from "./identity.js";
 import type { SessionOptions } from "./options.js";

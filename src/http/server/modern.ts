@@ -1,9 +1,9 @@
-import { ErrorCode } from "../jsonrpc/codes.js";
-import type { JsonRpcMessage, JsonRpcRequest } from "../jsonrpc/message.js";
-import { isObject, isRequest, isResponse } from "../jsonrpc/message.js";
-import type { HeaderParam } from "../protocol/routing-headers.js";
-import { MODERN_VERSION } from "../protocol/versions.js";
-import { errorResponse } from "../server/respond.js";
+import { ErrorCode } from "../../jsonrpc/codes.js";
+import type { JsonRpcMessage, JsonRpcRequest } from "../../jsonrpc/message.js";
+import { isObject, isRequest, isResponse } from "../../jsonrpc/message.js";
+import type { HeaderParam } from "../../protocol/routing-headers.js";
+import { MODERN_VERSION } from "../../protocol/versions.js";
+import { errorResponse } from "../../server/respond.js";
 import type { Endpoint } from "./endpoint.js";
 import { ResponseExchange } from "./exchange.js";
 import { resolveIdentity } from "./identity.js";

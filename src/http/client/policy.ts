@@ -1,4 +1,4 @@
-import { McpkitError } from "../jsonrpc/errors.js";
+import { McpkitError } from "../../jsonrpc/errors.js";
 
 /**
  * The bounds and trust settings of a Streamable HTTP client connection. Build one with {@link httpClientPolicy};

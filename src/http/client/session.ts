@@ -1,10 +1,10 @@
-import { McpkitError } from "../jsonrpc/errors.js";
-import type { JsonRpcMessage } from "../jsonrpc/message.js";
-import { type RevisionTraits, revisionTraits } from "../protocol/revisions.js";
-import { McpHeader } from "../protocol/routing-headers.js";
-import type { TransportLogger } from "../transports/transport.js";
-import { type Route, readStreamAnswer } from "./client-answer.js";
-import type { HttpRequester, OpenResponse } from "./client-requester.js";
+import { McpkitError } from "../../jsonrpc/errors.js";
+import type { JsonRpcMessage } from "../../jsonrpc/message.js";
+import { type RevisionTraits, revisionTraits } from "../../protocol/revisions.js";
+import { McpHeader } from "../../protocol/routing-headers.js";
+import type { TransportLogger } from "../../transports/transport.js";
+import { type Route, readStreamAnswer } from "./answer.js";
+import type { HttpRequester, OpenResponse } from "./requester.js";
 
 /** The longest `retry:` delay honoured before reconnecting a stream (a server may ask for less, never more). */
 export const MAX_RETRY_DELAY_MS = 30_000;

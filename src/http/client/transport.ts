@@ -1,6 +1,6 @@
-import { utf8Length } from "../jsonrpc/codec.js";
-import { ErrorCode } from "../jsonrpc/codes.js";
-import { McpkitError } from "../jsonrpc/errors.js";
+import { utf8Length } from "../../jsonrpc/codec.js";
+import { ErrorCode } from "../../jsonrpc/codes.js";
+import { McpkitError } from "../../jsonrpc/errors.js";
 import {
   isNotification,
   isObject,
@@ -10,29 +10,34 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
   type RequestId,
-} from "../jsonrpc/message.js";
-import { MetaKey } from "../protocol/meta.js";
-import { revisionTraits } from "../protocol/revisions.js";
-import { type HeaderParam, headerParamsOf, McpHeader, routingHeaders } from "../protocol/routing-headers.js";
-import { LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
+} from "../../jsonrpc/message.js";
+import { MetaKey } from "../../protocol/meta.js";
+import { revisionTraits } from "../../protocol/revisions.js";
+import {
+  type HeaderParam,
+  headerParamsOf,
+  McpHeader,
+  routingHeaders,
+} from "../../protocol/routing-headers.js";
+import { LEGACY_VERSION, MODERN_VERSION } from "../../protocol/versions.js";
 import type {
   Transport,
   TransportHandlers,
   TransportLogger,
   TransportSendOptions,
-} from "../transports/transport.js";
-import { errorOf, readJsonAnswer, readStreamAnswer } from "./client-answer.js";
-import type { HeaderRecord, HttpClient } from "./client-exchange.js";
-import { type FetchLike, fetchHttpClient } from "./client-fetch.js";
-import { type AuthHook, checkExtraHeaders } from "./client-headers.js";
+} from "../../transports/transport.js";
+import { errorOf, readJsonAnswer, readStreamAnswer } from "./answer.js";
+import type { HeaderRecord, HttpClient } from "./exchange.js";
+import { type FetchLike, fetchHttpClient } from "./fetch.js";
+import { type AuthHook, checkExtraHeaders } from "./headers.js";
 import {
   checkEndpointUrl,
   type HttpClientPolicyInput,
   type HttpClientSecurityPolicy,
   httpClientPolicy,
-} from "./client-policy.js";
-import { HttpRequester, type OpenResponse } from "./client-requester.js";
-import { failureDetails, LegacySession } from "./client-session.js";
+} from "./policy.js";
+import { HttpRequester, type OpenResponse } from "./requester.js";
+import { failureDetails, LegacySession } from "./session.js";
 import { ToolSchemaIndex } from "./tool-schema-index.js";
 
 /** Pages of `tools/list` fetched to refresh the tool schemas after a `-32020` on an `Mcp-Param-*` header. */

@@ -1,9 +1,9 @@
-import { ErrorCode } from "../jsonrpc/codes.js";
-import { McpkitError } from "../jsonrpc/errors.js";
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../jsonrpc/message.js";
-import { isObject, isRequest, isResponse } from "../jsonrpc/message.js";
-import { McpHeader } from "../protocol/routing-headers.js";
-import { LEGACY_VERSION } from "../protocol/versions.js";
+import { ErrorCode } from "../../jsonrpc/codes.js";
+import { McpkitError } from "../../jsonrpc/errors.js";
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../jsonrpc/message.js";
+import { isObject, isRequest, isResponse } from "../../jsonrpc/message.js";
+import { McpHeader } from "../../protocol/routing-headers.js";
+import { LEGACY_VERSION } from "../../protocol/versions.js";
 import type { Endpoint } from "./endpoint.js";
 import { ResponseExchange } from "./exchange.js";
 import { ANONYMOUS_PRINCIPAL, principalOf, resolveIdentity } from "./identity.js";

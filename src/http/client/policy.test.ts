@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkEndpointUrl, httpClientPolicy, isLoopbackHost, redactUrl } from "./client-policy.js";
+import { checkEndpointUrl, httpClientPolicy, isLoopbackHost, redactUrl } from "./policy.js";
 
 describe("client policy helpers", () => {
   it("knows the loopback hosts", () => {

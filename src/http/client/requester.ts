@@ -1,8 +1,8 @@
-import { joinChunks } from "../jsonrpc/codec.js";
-import { McpkitError } from "../jsonrpc/errors.js";
-import type { HeaderRecord, HttpClient, HttpClientExchange, HttpClientResponse } from "./client-exchange.js";
-import { type AuthHook, type AuthRequest, checkExtraHeaders } from "./client-headers.js";
-import { type HttpClientSecurityPolicy, redactUrl } from "./client-policy.js";
+import { joinChunks } from "../../jsonrpc/codec.js";
+import { McpkitError } from "../../jsonrpc/errors.js";
+import type { HeaderRecord, HttpClient, HttpClientExchange, HttpClientResponse } from "./exchange.js";
+import { type AuthHook, type AuthRequest, checkExtraHeaders } from "./headers.js";
+import { type HttpClientSecurityPolicy, redactUrl } from "./policy.js";
 
 /**
  * How long one HTTP request may take. `prompt`: answered at once (GET resumption, DELETE, notification and

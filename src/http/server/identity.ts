@@ -1,11 +1,11 @@
-import { ErrorCode } from "../jsonrpc/codes.js";
+import { ErrorCode } from "../../jsonrpc/codes.js";
 import {
   ANONYMOUS_FINGERPRINT,
   identityFingerprint,
   NoPrincipalError,
   principalText,
-} from "../server/fingerprint.js";
-import type { ServerLogger } from "../server/options.js";
+} from "../../server/fingerprint.js";
+import type { ServerLogger } from "../../server/options.js";
 import type { Authenticate } from "./options.js";
 import { HttpRefusal, refusal } from "./responses.js";
 import type { RequestView } from "./view.js";

@@ -1,9 +1,9 @@
-import { ErrorCode } from "../jsonrpc/codes.js";
-import type { JsonRpcRequest } from "../jsonrpc/message.js";
-import { isObject } from "../jsonrpc/message.js";
-import { MetaKey } from "../protocol/meta.js";
-import { MODERN_CLIENT_METHODS, REMOVED_IN_MODERN } from "../protocol/methods.js";
-import { parseRequestMeta, type RequestMeta } from "../protocol/request-meta.js";
+import { ErrorCode } from "../../jsonrpc/codes.js";
+import type { JsonRpcRequest } from "../../jsonrpc/message.js";
+import { isObject } from "../../jsonrpc/message.js";
+import { MetaKey } from "../../protocol/meta.js";
+import { MODERN_CLIENT_METHODS, REMOVED_IN_MODERN } from "../../protocol/methods.js";
+import { parseRequestMeta, type RequestMeta } from "../../protocol/request-meta.js";
 import {
   decodeHeaderValue,
   type HeaderParam,
@@ -13,8 +13,8 @@ import {
   McpHeader,
   renderHeaderParam,
   routedName,
-} from "../protocol/routing-headers.js";
-import { MODERN_VERSION, SUPPORTED_VERSIONS } from "../protocol/versions.js";
+} from "../../protocol/routing-headers.js";
+import { MODERN_VERSION, SUPPORTED_VERSIONS } from "../../protocol/versions.js";
 import { headerMismatch, refusal } from "./responses.js";
 import type { RequestView } from "./view.js";
 

@@ -1,4 +1,4 @@
-import { McpkitError } from "../jsonrpc/errors.js";
+import { McpkitError } from "../../jsonrpc/errors.js";
 
 /** One dispatched server-sent event. */
 export interface SseEvent {

@@ -1,6 +1,6 @@
-import { McpkitError } from "../jsonrpc/errors.js";
-import { isObject } from "../jsonrpc/message.js";
-import { type HeaderParam, headerParamsOf } from "../protocol/routing-headers.js";
+import { McpkitError } from "../../jsonrpc/errors.js";
+import { isObject } from "../../jsonrpc/message.js";
+import { type HeaderParam, headerParamsOf } from "../../protocol/routing-headers.js";
 import { type Clock, isClock, systemClock } from "./clock.js";
 import {
   compileOriginPolicy,

@@ -1,4 +1,4 @@
-import { utf8Length } from "../jsonrpc/codec.js";
+import { utf8Length } from "../../jsonrpc/codec.js";
 import type { Clock } from "./clock.js";
 
 const encoder = new TextEncoder();

@@ -1,9 +1,4 @@
-import type {
-  HttpClient,
-  HttpClientExchange,
-  HttpClientRequest,
-  HttpClientResponse,
-} from "./client-exchange.js";
+import type { HttpClient, HttpClientExchange, HttpClientRequest, HttpClientResponse } from "./exchange.js";
 
 /** A `fetch` as the transport calls it (the platform's by default; tests and proxies may pass their own). */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
