@@ -41,4 +41,10 @@ export type { ModernRequestEnv } from "./modern.js";
 export type { ServerConfig, ServerLimits, ServerLogger, ServerOptions } from "./options.js";
 export { SUBSCRIPTION_CAPACITY_MESSAGE } from "./publisher.js";
 export { createServer, Server } from "./server.js";
+export {
+  MemoryRequestStateStore,
+  type MemoryRequestStateStoreOptions,
+  type RequestStateStore,
+  STATE_CAPACITY_MESSAGE,
+} from "./state-store.js";
 export type { Subscription, SubscriptionChannel, SubscriptionEnd } from "./subscription.js";

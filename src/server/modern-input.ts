@@ -25,23 +25,31 @@ const REFUSALS: { readonly [reason in StateRefusal]: string } = {
   malformed: "requestState is malformed",
   invalid: "requestState failed verification (altered, or sealed for another request or principal)",
   expired: "requestState has expired",
+  used: "requestState has already been used",
 };
+
+/** A retry's input for its handler, and the nonce of its `requestState` (when it carried one). */
+export interface ModernInput {
+  readonly input: RoundInput;
+  readonly nonce: string | undefined;
+}
 
 /**
  * Reads the retry fields of a 2026-07-28 `tools/call`, `prompts/get` or `resources/read` before its handler
  * runs: `inputResponses` must be an object of result objects, `requestState` a string that this server sealed
  * for the same principal, method and params, not yet expired. Anything else throws `-32602`, and the handler is
- * never called. Other methods carry no input: their fields are ignored.
+ * never called. Other methods carry no input: their fields are ignored. In single-use mode the state is spent
+ * later, by {@link spendState}, when the handler is about to run.
  */
-export async function readModernInput(sealer: RequestStateSealer, round: ModernRound): Promise<RoundInput> {
-  if (!INPUT_REQUIRED_METHODS.has(round.method))
-    return { inputResponses: undefined, requestState: undefined };
+export async function readModernInput(sealer: RequestStateSealer, round: ModernRound): Promise<ModernInput> {
+  if (!INPUT_REQUIRED_METHODS.has(round.method)) return NO_INPUT;
   const responses = round.params.inputResponses;
   if (responses !== undefined && !isInputResponses(responses)) {
     throw invalidParams("inputResponses must be an object whose every value is a result object");
   }
   const token = round.params.requestState;
-  if (token === undefined) return { inputResponses: responses, requestState: undefined };
+  if (token === undefined)
+    return { input: { inputResponses: responses, requestState: undefined }, nonce: undefined };
   if (typeof token !== "string") throw invalidParams("requestState must be a string");
   const opened = await sealer.open(token, await bindingOf(round));
   if (!opened.ok) {
@@ -49,7 +57,23 @@ export async function readModernInput(sealer: RequestStateSealer, round: ModernR
       reason: opened.reason,
     });
   }
-  return { inputResponses: responses, requestState: opened.state };
+  return { input: { inputResponses: responses, requestState: opened.state }, nonce: opened.nonce };
+}
+
+/** What a request without retry fields reads: no input, nothing to spend. */
+export const NO_INPUT: ModernInput = Object.freeze({
+  input: Object.freeze({ inputResponses: undefined, requestState: undefined }),
+  nonce: undefined,
+});
+
+/**
+ * Spends an opened state's nonce just before its handler round runs (after admission, so a call refused for
+ * capacity keeps its state for the client's next try). In single-use mode a nonce the store refuses (spent
+ * already, or unknown to it) throws `-32602` with `data.reason` `used`; without a store this does nothing.
+ */
+export async function spendState(sealer: RequestStateSealer, nonce: string | undefined): Promise<void> {
+  if (nonce === undefined || (await sealer.spend(nonce))) return;
+  throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: ${REFUSALS.used}`, { reason: "used" });
 }
 
 /**

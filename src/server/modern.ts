@@ -10,7 +10,7 @@ import { levelAllows, type NotificationSink, type RequestContext, requestContext
 import { methodNotFound } from "./errors.js";
 import { isInputRequired, type RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
-import { inputRequiredResult, readModernInput } from "./modern-input.js";
+import { inputRequiredResult, NO_INPUT, readModernInput, spendState } from "./modern-input.js";
 import type { ServerConfig } from "./options.js";
 import { errorResponse, resultResponse } from "./respond.js";
 import type { ServerRuntime } from "./runtime.js";
@@ -59,15 +59,14 @@ export async function serveModern(
     } else if (HANDLER_METHODS.has(request.method)) {
       const round = { method: request.method, params, identity: env.identity };
       // A first call carries no retry fields: nothing to read, and no hop to read it.
-      const input =
+      const { input, nonce } =
         params.inputResponses === undefined && params.requestState === undefined
           ? NO_INPUT
           : await readModernInput(sealer, round);
-      const answer = await executor.run(
-        (abort) =>
-          invokeHandler(config, request.method, params, modernContext(request, meta, env, abort, input)),
-        env.signal,
-      );
+      const answer = await executor.run(async (abort) => {
+        await spendState(sealer, nonce);
+        return invokeHandler(config, request.method, params, modernContext(request, meta, env, abort, input));
+      }, env.signal);
       result = isInputRequired(answer)
         ? await inputRequiredResult(sealer, answer, round, meta.clientCapabilities)
         : answer;
@@ -122,8 +121,6 @@ function modernContext(
 }
 
 const noLogs = (): boolean => false;
-
-const NO_INPUT: RoundInput = Object.freeze({ inputResponses: undefined, requestState: undefined });
 
 /** True when a request carries 2026-07-28 metadata (its `_meta` names a protocol version). */
 export function hasModernMeta(request: JsonRpcRequest): boolean {

@@ -1,9 +1,10 @@
 /**
  * 2026-07-28 input rounds (SEP-2322) on an in-process connection: the handler's `inputRequired()` becomes an
  * InputRequiredResult with a sealed `requestState`; retries carry `inputResponses` and the exact state. Every
- * message is checked against the 2026 schema.
+ * message is checked against the 2026 schema. Every flow runs twice: states that open until they expire (the
+ * default) and single-use states (`singleUseState: true`), where each retry spends the state it carries.
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { accept, inputServer, reply } from "../../test/support/input-server.js";
 import { connectRaw, errorOf, modernMeta, resultOf } from "../../test/support/raw-peer.js";
 import { useWireValidation } from "../../test/support/validating-transport.js";
@@ -20,8 +21,10 @@ afterEach(async () => {
   await server?.close();
 });
 
+let singleUseState = false;
+
 async function setup(identity?: unknown, options = {}) {
-  const built = inputServer(options);
+  const built = inputServer({ singleUseState, ...options });
   server = built.server;
   const { peer } = await connectRaw(server, { identity });
   const call = (name: string, extra: object = {}, capabilities?: object) =>
@@ -29,7 +32,11 @@ async function setup(identity?: unknown, options = {}) {
   return { peer, call, calls: built.calls };
 }
 
-describe("2026-07-28 input rounds", () => {
+describe.each([false, true])("2026-07-28 input rounds (singleUseState: %s)", (singleUse) => {
+  beforeEach(() => {
+    singleUseState = singleUse;
+  });
+
   it("answers inputRequired() with an InputRequiredResult (no cache hints), then completes on the retry", async () => {
     const { call } = await setup();
     const first = resultOf(await call("greet"));
@@ -150,10 +157,10 @@ describe("2026-07-28 input rounds", () => {
     const { requestState } = resultOf(await call("survey"));
     const other = errorOf(await call("survey", { arguments: { x: 1 }, requestState }));
     expect(other).toMatchObject({ code: -32602, data: { reason: "invalid" } });
-    const bobServer = inputServer();
+    const bobServer = inputServer({ singleUseState });
     const { peer: bob } = await connectRaw(bobServer.server, { identity: { user: "bob" } });
     // Bob's server has its own random key anyway; with a shared key the principal binding still refuses him.
-    const shared = inputServer({ stateKey: "s".repeat(32) });
+    const shared = inputServer({ singleUseState, stateKey: "s".repeat(32) });
     const { peer: alice2 } = await connectRaw(shared.server, { identity: { user: "alice" } });
     const { peer: bob2 } = await connectRaw(shared.server, { identity: { user: "bob" } });
     const sealed = resultOf(await alice2.modern("tools/call", { name: "survey", arguments: {} }, caps()));
@@ -181,7 +188,7 @@ describe("2026-07-28 input rounds", () => {
   });
 
   it("refuses a non-string requestState or malformed inputResponses with -32602, without the handler", async () => {
-    const built = inputServer();
+    const built = inputServer({ singleUseState });
     server = built.server;
     const { peer } = await connectRaw(server, { lenient: true });
     for (const extra of [

@@ -3,6 +3,7 @@ import { McpkitError } from "../jsonrpc/errors.js";
 import { ServerBuilder } from "./builder.js";
 import type { ServerHandler } from "./handler.js";
 import { createServer } from "./server.js";
+import { MemoryRequestStateStore } from "./state-store.js";
 
 const serverInfo = { name: "t", version: "1" };
 const tools = { listTools: () => ({ tools: [] }), callTool: () => ({ content: [] }) };
@@ -146,6 +147,25 @@ describe("input rounds and subscriptions options", () => {
     expect(configError(() => createServer({ serverInfo, handler: tools, stateKey: 5 as never })).code).toBe(
       "INVALID_CONFIG",
     );
+  });
+
+  it("takes singleUseState as a boolean (off by default) or a store with issue and consume", () => {
+    expect(createServer({ serverInfo, handler: tools }).config.stateStore).toBeUndefined();
+    expect(
+      createServer({ serverInfo, handler: tools, singleUseState: false }).config.stateStore,
+    ).toBeUndefined();
+    const memory = createServer({ serverInfo, handler: tools, singleUseState: true }).config.stateStore;
+    expect(memory).toBeInstanceOf(MemoryRequestStateStore);
+    expect((memory as MemoryRequestStateStore).capacity).toBe(10_000);
+    const store = { issue: () => true, consume: () => true };
+    expect(createServer({ serverInfo, handler: tools, singleUseState: store }).config.stateStore).toBe(store);
+    for (const bad of ["yes", 1, null, {}, { issue: () => true }, { issue: 1, consume: () => true }]) {
+      const error = configError(() =>
+        createServer({ serverInfo, handler: tools, singleUseState: bad as never }),
+      );
+      expect(error.code).toBe("INVALID_CONFIG");
+      expect(error.details).toEqual({ key: "singleUseState" });
+    }
   });
 
   it("has the documented limits, each a positive integer", () => {

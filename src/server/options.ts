@@ -4,6 +4,7 @@ import { type ExtensionMap, isExtensionId, type ServerCapabilities } from "../pr
 import type { CacheHints, Implementation, JsonObject } from "../protocol/types/common.js";
 import { type CallbackFamily, checkHandler, HANDLER_CALLBACKS, type ServerHandler } from "./handler.js";
 import { stateSecret } from "./request-state.js";
+import { isRequestStateStore, MemoryRequestStateStore, type RequestStateStore } from "./state-store.js";
 
 /** Where the server reports what it cannot send to a peer (handler crashes, dropped messages). */
 export interface ServerLogger {
@@ -60,6 +61,13 @@ export interface ServerOptions {
   /** How long a sealed `requestState` stays valid (default 600,000 ms). */
   requestStateTtlMs?: number;
   /**
+   * 2026-07-28: a sealed `requestState` opens for one handler round only (default `false`: it opens until it
+   * expires). `true` keeps the unspent nonces in a {@link MemoryRequestStateStore} (10,000 at most; past that a
+   * call that asks for input gets `-32603` "State capacity reached"); or pass your own {@link RequestStateStore},
+   * shared by every instance behind a load balancer. A replay gets `-32602` (`data.reason` `used`).
+   */
+  singleUseState?: boolean | RequestStateStore;
+  /**
    * 2025-11-25: handler calls (rounds) one request may take; a handler that still answers `inputRequired()` on
    * the last one fails the request with `-32603` (default 16).
    */
@@ -102,6 +110,8 @@ export interface ServerConfig {
   readonly limits: ServerLimits;
   /** The `requestState` HMAC key. */
   readonly stateKey: Uint8Array;
+  /** Where single-use states are spent; `undefined` when states open until they expire. */
+  readonly stateStore: RequestStateStore | undefined;
 }
 
 const LIMIT_DEFAULTS: ServerLimits = {
@@ -128,6 +138,7 @@ const OPTION_KEYS = new Set([
   "logger",
   "subscribe",
   "stateKey",
+  "singleUseState",
   ...Object.keys(LIMIT_DEFAULTS),
 ]);
 
@@ -169,6 +180,7 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     logger: options.logger ?? consoleLogger,
     limits: Object.freeze(limits as unknown as ServerLimits),
     stateKey: checkStateKey(options.stateKey),
+    stateStore: checkStateStore(options.singleUseState),
   });
 }
 
@@ -228,6 +240,15 @@ function checkStateKey(key: string | Uint8Array | undefined): Uint8Array {
   const secret = stateSecret(key);
   if (secret.byteLength < 32) throw invalid("stateKey", "must be at least 32 bytes");
   return secret;
+}
+
+function checkStateStore(option: boolean | RequestStateStore | undefined): RequestStateStore | undefined {
+  if (option === undefined || option === false) return undefined;
+  if (option === true) return new MemoryRequestStateStore();
+  if (!isRequestStateStore(option)) {
+    throw invalid("singleUseState", "must be a boolean or a store with issue and consume methods");
+  }
+  return option;
 }
 
 function positiveInteger(key: string, value: number | undefined, fallback: number): number {

@@ -1,6 +1,9 @@
+import { ErrorCode } from "../jsonrpc/codes.js";
+import { JsonRpcError } from "../jsonrpc/errors.js";
 import { isObject, type JsonValue } from "../jsonrpc/message.js";
 import type { InputResponses } from "../protocol/types/input.js";
 import { canonicalJson, sha256Hex } from "./fingerprint.js";
+import { type RequestStateStore, STATE_CAPACITY_MESSAGE } from "./state-store.js";
 
 const VERSION = "v1";
 const encoder = new TextEncoder();
@@ -17,13 +20,13 @@ export interface StateBinding {
   readonly params: { readonly [key: string]: unknown };
 }
 
-/** Why a `requestState` was refused. */
-export type StateRefusal = "malformed" | "invalid" | "expired";
+/** Why a `requestState` was refused (`used`: single-use mode, the token was spent or is unknown to the store). */
+export type StateRefusal = "malformed" | "invalid" | "expired" | "used";
 
-/** The outcome of opening a `requestState`. */
+/** The outcome of opening a `requestState`: the state, and the nonce that {@link RequestStateSealer.spend} takes. */
 export type OpenedState =
-  | { readonly ok: true; readonly state: JsonValue | undefined }
-  | { readonly ok: false; readonly reason: StateRefusal };
+  | { readonly ok: true; readonly state: JsonValue | undefined; readonly nonce: string }
+  | { readonly ok: false; readonly reason: Exclude<StateRefusal, "used"> };
 
 /**
  * Seals handler state into the opaque `requestState` of a 2026-07-28 `InputRequiredResult`, and opens it again
@@ -32,6 +35,9 @@ export type OpenedState =
  * server's key over the payload and the binding (principal, method, params digest), so a token that was
  * altered, that another principal presents, or that comes back on another method or other params fails
  * verification. Web Crypto only: runs wherever the server runs.
+ *
+ * With a `store` (single-use mode) every sealed nonce is issued to the store, and a token opens for one
+ * handler round only: {@link spend} takes its nonce out of the store.
  */
 export class RequestStateSealer {
   private key: Promise<HmacKey> | undefined;
@@ -40,17 +46,33 @@ export class RequestStateSealer {
     private readonly secret: Uint8Array,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
+    private readonly store?: RequestStateStore,
   ) {}
 
-  /** Seals `state` (possibly `undefined`: the token then only proves the binding and the expiry). */
+  /**
+   * Seals `state` (possibly `undefined`: the token then only proves the binding and the expiry). In single-use
+   * mode, throws `-32603` "State capacity reached" (`data.reason` `state_capacity`) when the store has no room.
+   */
   async seal(state: JsonValue | undefined, binding: StateBinding): Promise<string> {
     const nonce = base64url(crypto.getRandomValues(new Uint8Array(12)));
-    const body: { [key: string]: unknown } = { e: this.now() + this.ttlMs, n: nonce };
+    const expiresAt = this.now() + this.ttlMs;
+    const body: { [key: string]: unknown } = { e: expiresAt, n: nonce };
     if (state !== undefined) body.s = state;
     const payload = base64url(encoder.encode(JSON.stringify(body)));
     const signed = await this.signedText(payload, binding);
     const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await this.cryptoKey(), signed));
+    if (this.store !== undefined && (await this.store.issue(nonce, expiresAt)) !== true) {
+      throw new JsonRpcError(ErrorCode.InternalError, STATE_CAPACITY_MESSAGE, { reason: "state_capacity" });
+    }
     return `${VERSION}.${payload}.${base64url(mac)}`;
+  }
+
+  /**
+   * Spends the nonce of an opened token: true when it may be used now (always, without a store); false when
+   * the store refuses it (already spent, or unknown to the store). Exactly one of racing spends succeeds.
+   */
+  async spend(nonce: string): Promise<boolean> {
+    return this.store === undefined || (await this.store.consume(nonce)) === true;
   }
 
   /** Opens a token sealed by {@link seal} under the same binding; never throws for a bad token. */
@@ -66,9 +88,9 @@ export class RequestStateSealer {
       return { ok: false, reason: "invalid" };
     }
     // Authentic from here on: the server wrote this payload.
-    const body = JSON.parse(decoder.decode(payloadBytes)) as { e: number; s?: JsonValue };
+    const body = JSON.parse(decoder.decode(payloadBytes)) as { e: number; n: string; s?: JsonValue };
     if (!(this.now() < body.e)) return { ok: false, reason: "expired" };
-    return { ok: true, state: body.s };
+    return { ok: true, state: body.s, nonce: body.n };
   }
 
   private async signedText(payload: string, binding: StateBinding): Promise<Uint8Array> {

@@ -28,7 +28,7 @@ export function createRuntime(config: ServerConfig): ServerRuntime {
       maxConcurrent: config.maxConcurrentHandlers,
       maxQueued: config.maxQueuedHandlers,
     }),
-    sealer: new RequestStateSealer(config.stateKey, limits.requestStateTtlMs),
+    sealer: new RequestStateSealer(config.stateKey, limits.requestStateTtlMs, Date.now, config.stateStore),
     publisher: new SubscriptionPublisher(limits.maxSubscriptions, {
       events: limits.subscriptionQueueEvents,
       bytes: limits.subscriptionQueueBytes,
