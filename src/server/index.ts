@@ -41,6 +41,7 @@ export type { ModernRequestEnv } from "./modern.js";
 export type { ServerConfig, ServerLimits, ServerLogger, ServerOptions } from "./options.js";
 export { SUBSCRIPTION_CAPACITY_MESSAGE } from "./publisher.js";
 export { createServer, Server } from "./server.js";
+export { type HandleOwner, StateHandles, type StateHandlesOptions } from "./state-handles.js";
 export {
   MemoryRequestStateStore,
   type MemoryRequestStateStoreOptions,
