@@ -18,8 +18,8 @@ const LEGACY = "2025-11-25";
 const ALL = { sampling: {}, elicitation: {}, roots: {} };
 const caps = (capabilities: object = ALL) => ({ "io.modelcontextprotocol/clientCapabilities": capabilities });
 
-async function start(options = {}) {
-  const built = inputServer();
+async function start(options = {}, serverOptions = {}) {
+  const built = inputServer(serverOptions);
   const handler = createHttpHandler(built.server, options);
   const { url } = await serve(handler);
   return { ...built, handler, url };
@@ -95,6 +95,49 @@ describe("2026-07-28 input rounds over HTTP", () => {
     expect(missing.messages[0]).toMatchObject({
       error: { code: -32021, data: { requiredCapabilities: { elicitation: {} } } },
     });
+  });
+});
+
+describe("2026-07-28 single-use state over HTTP (singleUseState)", () => {
+  const modernResult = (reply: { messages: unknown[] }) =>
+    (reply.messages[0] as { result: { [key: string]: unknown } }).result;
+
+  it("completes a multi-round flow, then answers a replay with 400 -32602 (reason used)", async () => {
+    const authenticate = () => ({ principal: "alice" });
+    const { url, calls } = await start({ authenticate }, { singleUseState: true });
+    const peer = new HttpPeer(url, MODERN);
+    const call = (extra: object) =>
+      peer.send(peer.request("tools/call", { name: "survey", arguments: {}, ...extra }, caps()));
+    const r1 = modernResult(await call({}));
+    const second = { inputResponses: { name: accept({ name: "Ada" }) }, requestState: r1.requestState };
+    const r2 = modernResult(await call(second));
+    const third = { inputResponses: { color: accept({ color: "red" }) }, requestState: r2.requestState };
+    expect(modernResult(await call(third))).toMatchObject({ content: [{ text: "Ada likes red" }] });
+    expect(calls.survey).toBe(3);
+    for (const replayed of [second, third]) {
+      const replay = await call(replayed);
+      expect(replay.status).toBe(400);
+      expect(replay.messages[0]).toMatchObject({
+        error: {
+          code: -32602,
+          message: "Invalid params: requestState has already been used",
+          data: { reason: "used" },
+        },
+      });
+    }
+    expect(calls.survey).toBe(3);
+  });
+
+  it("lets exactly one of two racing retries through", async () => {
+    const { url, calls } = await start({}, { singleUseState: true });
+    const peer = new HttpPeer(url, MODERN);
+    const call = (extra: object) =>
+      peer.send(peer.request("tools/call", { name: "survey", arguments: {}, ...extra }, caps()));
+    const { requestState } = modernResult(await call({}));
+    const retry = { inputResponses: { name: accept({ name: "Ada" }) }, requestState };
+    const replies = await Promise.all([call(retry), call(retry)]);
+    expect(replies.map((reply) => reply.status).sort()).toEqual([200, 400]);
+    expect(calls.survey).toBe(2);
   });
 });
 
