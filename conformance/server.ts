@@ -2,6 +2,8 @@
 //
 //   node .conformance-out/server.js [port]      (port from argv, else $CONFORMANCE_PORT, else 0 = ephemeral)
 //
+// CONFORMANCE_SINGLE_USE_STATE=1 builds the fixture with single-use requestState (`singleUseState: true`).
+//
 // Listens on 127.0.0.1 and prints the MCP endpoint URL as the first line of stdout; stops on SIGINT/SIGTERM.
 import { createHttpHandler } from "mcpkit/http";
 import { serve } from "mcpkit/node";
@@ -16,7 +18,9 @@ function portFromArgs(): number {
   return port;
 }
 
-const { server, toolSchemas } = buildFixture();
+const { server, toolSchemas } = buildFixture({
+  singleUseState: process.env.CONFORMANCE_SINGLE_USE_STATE === "1",
+});
 // The Web-standard handler, mounted by the node:http adapter (the same handler runs on any fetch runtime).
 const handler = createHttpHandler(server, { toolSchemas });
 const running = await serve(handler, { host: "127.0.0.1", port: portFromArgs(), path: "/mcp" });
