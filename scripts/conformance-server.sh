@@ -12,6 +12,7 @@
 #   CONFORMANCE_OUT       results folder (default: conformance-results/<UTC timestamp>)
 #   CONFORMANCE_ERAS      requirement sets to run (default: "2025-11-25 2026-07-28")
 #   CONFORMANCE_PENDING   pending 2026 scenarios to run by name (default: the three below; "" for none)
+#   CONFORMANCE_SINGLE_USE_STATE  1: the fixture server seals single-use requestState (singleUseState: true)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
