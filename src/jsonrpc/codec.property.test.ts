@@ -156,7 +156,10 @@ describe("codec properties", () => {
         result: member(fc.oneof(params, json)),
         error: member(
           fc.oneof(
-            fc.record({ code: fc.oneof(fc.integer(), fc.double()), message: fc.oneof(anyString, fc.integer()) }),
+            fc.record({
+              code: fc.oneof(fc.integer(), fc.double()),
+              message: fc.oneof(anyString, fc.integer()),
+            }),
             json,
           ),
         ),

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runs } from "../../test/support/property.js";
 import { McpkitError } from "../jsonrpc/errors.js";
-import { type FrameLimits, FrameDecoder, InvalidUtf8Frame } from "./framing.js";
+import { FrameDecoder, type FrameLimits, InvalidUtf8Frame } from "./framing.js";
 
 type Frame = string | { invalid: string };
 
@@ -15,7 +15,12 @@ interface Outcome {
 }
 
 /** Feeds `bytes` cut at `cuts`, stopping at the first throw, as the transports do. */
-function feed(bytes: Buffer, cuts: readonly number[], limits: FrameLimits, watch?: (d: FrameDecoder) => void) {
+function feed(
+  bytes: Buffer,
+  cuts: readonly number[],
+  limits: FrameLimits,
+  watch?: (d: FrameDecoder) => void,
+) {
   const frames: Frame[] = [];
   const decoder = new FrameDecoder(limits, (frame) =>
     frames.push(frame instanceof InvalidUtf8Frame ? { invalid: frame.lossy } : frame),
@@ -52,7 +57,8 @@ function model(bytes: Buffer, limits: FrameLimits): Outcome {
     const line = bytes.subarray(start, newline < 0 ? bytes.length : newline);
     if (line.length > limits.maxFrameBytes) return { frames, error: "maxFrameBytes", buffered: 0 };
     if (newline < 0) {
-      if (line.length > limits.maxPendingBytes) return { frames, error: "maxPendingStdoutBytes", buffered: 0 };
+      if (line.length > limits.maxPendingBytes)
+        return { frames, error: "maxPendingStdoutBytes", buffered: 0 };
       return { frames, buffered: line.length };
     }
     const body = line.at(-1) === 0x0d ? line.subarray(0, -1) : line;
@@ -101,7 +107,11 @@ const line = fc.oneof(
   fc
     .tuple(text, invalidSequence, text)
     .map(([a, bad, b]) =>
-      Buffer.concat([Buffer.from(a.replaceAll("\n", "")), Buffer.from(bad), Buffer.from(b.replaceAll("\n", ""))]),
+      Buffer.concat([
+        Buffer.from(a.replaceAll("\n", "")),
+        Buffer.from(bad),
+        Buffer.from(b.replaceAll("\n", "")),
+      ]),
     ),
 );
 
@@ -109,7 +119,9 @@ const line = fc.oneof(
 const stream = fc
   .tuple(fc.array(line, { maxLength: 12 }), fc.boolean())
   .map(([lines, terminated]) =>
-    Buffer.concat(lines.flatMap((l, i) => (i < lines.length - 1 || terminated ? [l, Buffer.from("\n")] : [l]))),
+    Buffer.concat(
+      lines.flatMap((l, i) => (i < lines.length - 1 || terminated ? [l, Buffer.from("\n")] : [l])),
+    ),
   );
 
 const cutsOf = (bytes: Buffer) => fc.array(fc.nat(bytes.length), { maxLength: 16 });
@@ -145,7 +157,9 @@ describe("FrameDecoder properties", () => {
         fc.integer({ min: 1, max: 8 }),
         fc.integer({ min: 1, max: 32 }),
         (before, after, over, max) => {
-          const head = Buffer.concat(before.map((l) => Buffer.concat([l.subarray(0, max), Buffer.from("\n")])));
+          const head = Buffer.concat(
+            before.map((l) => Buffer.concat([l.subarray(0, max), Buffer.from("\n")])),
+          );
           const big = Buffer.alloc(max + over, "x");
           const tail = Buffer.concat(after.map((l) => Buffer.concat([l, Buffer.from("\n")])));
           const bytes = Buffer.concat([head, big, Buffer.from("\n"), tail]);
