@@ -3,7 +3,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runs } from "../../test/support/property.js";
 import { McpkitError } from "../jsonrpc/errors.js";
-import { FrameDecoder, type FrameLimits, InvalidUtf8Frame } from "./framing.js";
+import type { JsonRpcMessage } from "../jsonrpc/message.js";
+import { decodeFrame, encodeFrame, FrameDecoder, type FrameLimits, InvalidUtf8Frame } from "./framing.js";
 
 type Frame = string | { invalid: string };
 
@@ -145,7 +146,7 @@ describe("FrameDecoder properties", () => {
           if (whole.error === undefined) expect(split.buffered).toBe(whole.buffered);
         },
       ),
-      runs(0x5f4a0001, 400),
+      runs(0x5f4a0001, 300),
     );
   });
 
@@ -172,7 +173,7 @@ describe("FrameDecoder properties", () => {
           }
         },
       ),
-      runs(0x5f4a0002, 200),
+      runs(0x5f4a0002, 150),
     );
   });
 
@@ -192,7 +193,7 @@ describe("FrameDecoder properties", () => {
           expect(unbounded.frames.slice(0, outcome.frames.length)).toEqual(outcome.frames);
         },
       ),
-      runs(0x5f4a0003, 300),
+      runs(0x5f4a0003, 200),
     );
   });
 
@@ -205,7 +206,33 @@ describe("FrameDecoder properties", () => {
         const outcome = feed(bytes, [cut % (bytes.length + 1)], { maxFrameBytes: 512, maxPendingBytes: 512 });
         expect(outcome.frames).toEqual([{ invalid: expect.stringContaining("\ufffd") }, '{"ok":1}']);
       }),
-      runs(0x5f4a0004, 300),
+      runs(0x5f4a0004, 200),
+    );
+  });
+
+  it("a message encoded as a frame comes back whole from the decoder, however the bytes are cut", () => {
+    const json = fc
+      .jsonValue({ maxDepth: 3, stringUnit: "binary" })
+      .map((v) => JSON.parse(JSON.stringify(v)));
+    const message: fc.Arbitrary<JsonRpcMessage> = fc.record({
+      jsonrpc: fc.constant("2.0" as const),
+      id: fc.oneof(fc.string({ unit: "binary" }), fc.integer()),
+      method: fc.string({ unit: "binary", minLength: 1 }),
+      params: fc.dictionary(fc.string({ unit: "binary" }), json, { maxKeys: 4 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(message, { minLength: 1, maxLength: 4 }).chain((messages) => {
+          const bytes = Buffer.from(messages.map((m) => encodeFrame(m, 1_000_000)).join(""), "utf8");
+          return fc.tuple(fc.constant(messages), fc.constant(bytes), cutsOf(bytes));
+        }),
+        ([messages, bytes, cuts]) => {
+          const outcome = feed(bytes, cuts, { maxFrameBytes: bytes.length, maxPendingBytes: bytes.length });
+          expect(outcome.frames.map((frame) => decodeFrame(frame as string))).toEqual(messages);
+          expect(outcome.buffered).toBe(0);
+        },
+      ),
+      runs(0x5f4a0005, 100),
     );
   });
 });
