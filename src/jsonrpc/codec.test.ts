@@ -71,6 +71,14 @@ describe("byte counting", () => {
     expect(exceedsUtf8("😀", 4)).toBe(false);
   });
 
+  it("counts a high surrogate that no low surrogate follows as U+FFFD (3 bytes), not as half of a pair", () => {
+    // Found by the codec property test: the character after a lone high surrogate was skipped as its pair.
+    for (const text of ["\udbff ", "\ud800é", "\ud800€", "\ud800\ud800", "x\udbff😀"]) {
+      expect(utf8Length(text), JSON.stringify(text)).toBe(new TextEncoder().encode(text).length);
+    }
+    expect(exceedsUtf8("\ud800€".repeat(2), 10)).toBe(true);
+  });
+
   it("refuses to encode a message over the limit", () => {
     expect(() => encodeMessage({ jsonrpc: "2.0", method: "x".repeat(50) }, 20)).toThrow(McpkitError);
   });

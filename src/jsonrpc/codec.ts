@@ -4,19 +4,23 @@ import { isObject, type JsonRpcErrorResponse, type JsonRpcMessage, type RequestI
 
 const encoder = new TextEncoder();
 
-/** UTF-8 byte length of a string, computed without allocating when a cheap bound already decides. */
+/** UTF-8 byte length of a string as `TextEncoder` encodes it (a lone surrogate as U+FFFD), without allocating. */
 export function utf8Length(text: string): number {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x80) bytes += 1;
     else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    else if (c >= 0xd800 && c <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
       bytes += 4;
       i++;
-    } else bytes += 3;
+    } else bytes += 3; // a lone surrogate encodes as U+FFFD, 3 bytes
   }
   return bytes;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /** True when `text` encodes to more than `limit` UTF-8 bytes. */

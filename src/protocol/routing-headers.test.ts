@@ -49,6 +49,14 @@ describe("the base64 sentinel", () => {
     }
   });
 
+  it("keeps a leading U+FEFF through the round trip (a BOM is part of the value, not a marker)", () => {
+    // Found by the routing-header property test: the decoder dropped it, so Mcp-Name no longer matched the body.
+    for (const value of ["\ufeff", "\ufeffx", "\ufeff\ufeffweather"]) {
+      expect(decodeHeaderValue(encodeHeaderValue(value)), JSON.stringify(value)).toBe(value);
+    }
+    expect(decodeHeaderValue("=?base64?77u/eA==?=")).toBe("\ufeffx");
+  });
+
   it("decodes valid base64 and takes a value without the whole sentinel as a literal", () => {
     expect(decodeHeaderValue("=?base64?SGVsbG8=?=")).toBe("Hello");
     expect(decodeHeaderValue("SGVsbG8=")).toBe("SGVsbG8=");
@@ -150,6 +158,14 @@ describe("x-mcp-header annotations", () => {
     let deep: { [key: string]: unknown } = { type: "string" };
     for (let i = 0; i < 100; i++) deep = { type: "object", properties: { p: deep } };
     expect(headerParamsOf(deep)).toMatchObject({ ok: false, problem: expect.stringContaining("deeper") });
+  });
+
+  it("bounds the walk through nested arrays too, with a problem instead of a stack overflow", () => {
+    // Found by the x-mcp-header property test: arrays skipped the depth check, so a deep enough one overflowed.
+    let deep: unknown = { type: "string" };
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const result = headerParamsOf({ type: "object", properties: { p: { type: "string", allOf: deep } } });
+    expect(result).toMatchObject({ ok: false, problem: expect.stringContaining("deeper") });
   });
 
   it("renders and compares values: strings and booleans exactly, integers numerically", () => {

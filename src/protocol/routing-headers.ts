@@ -121,7 +121,8 @@ export function decodeHeaderValue(raw: string): string | undefined {
   const bytes = base64Decode(value.slice(SENTINEL_PREFIX.length, value.length - SENTINEL_SUFFIX.length));
   if (bytes === undefined) return undefined;
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    // ignoreBOM: a leading U+FEFF is part of the value, which the encoder sent as UTF-8 like any other character.
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     return undefined;
   }
@@ -203,15 +204,17 @@ function walk(
   params: HeaderParam[],
   seen: Set<string>,
 ): string | undefined {
-  if (Array.isArray(node)) {
+  const array = Array.isArray(node);
+  if (!array && !isObject(node)) return undefined;
+  // Checked for arrays too: nested arrays alone would otherwise recurse without bound.
+  if (depth > MAX_DEPTH) return `the schema nests deeper than ${MAX_DEPTH} levels`;
+  if (array) {
     for (const item of node) {
       const problem = walk(item, path, false, depth + 1, params, seen);
       if (problem) return problem;
     }
     return undefined;
   }
-  if (!isObject(node)) return undefined;
-  if (depth > MAX_DEPTH) return `the schema nests deeper than ${MAX_DEPTH} levels`;
   const where = path.length === 0 ? "the schema root" : `property ${path.join(".")}`;
   if (X_MCP_HEADER in node) {
     if (!reachable || path.length === 0)

@@ -52,6 +52,13 @@ describe("SseParser", () => {
     expect(retries).toEqual([]);
   });
 
+  it("strips only the stream's first BOM: one at the start of a later line, or a second one, is part of the field name", () => {
+    // Found by the SSE property test: the per-line decoder dropped a BOM at the start of every line.
+    const { events, retries } = parse("\ufeff\ufeffdata: a\n\ndata: b\n\n\ufeffdata: c\n\ufeffretry: 9\n\n");
+    expect(events).toEqual([{ event: "message", data: "b", id: undefined }]);
+    expect(retries).toEqual([]);
+  });
+
   it("counts an event's bytes before decoding and refuses one over the limit, even without a line end", () => {
     const over = () => parse(`data: ${"x".repeat(200)}`, [10, 50, 120], 100);
     expect(over).toThrow(McpkitError);

@@ -22,7 +22,8 @@ export interface SseParserHandlers {
 
 const LF = 0x0a;
 const CR = 0x0d;
-const decoder = new TextDecoder();
+// ignoreBOM: each line is decoded on its own, and only the stream's first BOM is dropped (in takeLine).
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * A bounded, linear server-sent-events parser over bytes (the WHATWG event-stream grammar: LF, CR or CRLF line
