@@ -141,6 +141,6 @@ describe("a context that is not plain JSON", () => {
     expect(handler.sessionCount).toBe(0);
     const told = errors.filter(([message]) => String(message).includes("principal"));
     expect(told).toHaveLength(1);
-    expect(String((told[0]?.[1] as Error).message)).toContain("authorizationContext");
+    expect(String((told[0]?.[1] as Error | undefined)?.message)).toContain("authorizationContext");
   });
 });
