@@ -73,6 +73,12 @@ export interface Transport {
    * that does not speak 2026-07-28 answers (400, or -32601), so a timeout is an error. Absent means true.
    */
   readonly fallsBackOnProbeTimeout?: boolean;
+  /**
+   * A server-side transport's launch-static identity: the one it attaches to every inbound message
+   * (`MessageInfo.identity`), fixed when it was made (stdio's `identity` option). A server connecting it warns
+   * once when its cache defaults are public (see `cache`). Absent: none, or one that varies per message.
+   */
+  readonly identity?: unknown;
   /** Opens the channel and starts delivering to `handlers`. Called once. */
   start(handlers: TransportHandlers): Promise<void>;
   /**
