@@ -26,6 +26,8 @@ export interface ChannelEvents {
   request(request: JsonRpcRequest): ServerRequestAnswer | Promise<ServerRequestAnswer | undefined>;
   /** The transport ended underneath (not called for our own `close()`). */
   closed(error: McpkitError): void;
+  /** The transport reported a failure it survived (see `TransportHandlers.error`); not after the end. */
+  transportError?(error: McpkitError): void;
 }
 
 /** How one request is sent. */
@@ -76,6 +78,14 @@ export class RpcChannel {
     await this.transport.start({
       message: (message) => this.receive(message),
       close: (reason) => this.transportClosed(reason),
+      error: (error) => {
+        if (this.closedError) return;
+        const reported =
+          error instanceof McpkitError
+            ? error
+            : new McpkitError("TRANSPORT", "the transport reported a failure", { cause: error });
+        this.events.transportError?.(reported);
+      },
       logger: this.logger,
     });
   }

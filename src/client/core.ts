@@ -8,7 +8,7 @@ import type { Transport } from "../transports/transport.js";
 import { CallbackRunner } from "./callbacks.js";
 import { RpcChannel } from "./channel.js";
 import { Deadline } from "./deadline.js";
-import { routeNotification } from "./inbound.js";
+import { invokeSafely, routeNotification } from "./inbound.js";
 import { InputAnswerer } from "./input-answerer.js";
 import { completeInput, type InputLoopConfig, isInputRequiredResult } from "./input-required.js";
 import { negotiate } from "./negotiate.js";
@@ -60,6 +60,11 @@ export abstract class ClientCore {
         routeNotification(notification, { onLog, onNotification, logger });
       },
       request: (request) => this.serverRequests.answer(request),
+      transportError: (error) => {
+        const { onTransportError } = this.config;
+        if (onTransportError) invokeSafely(logger, "onTransportError", onTransportError, error);
+        else logger.warn(`the transport reported: ${error.message}`, { code: error.code, ...error.details });
+      },
       closed: (error) => {
         this.state = "closed";
         this.lost = error;

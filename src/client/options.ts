@@ -30,6 +30,7 @@ export interface ClientConfig {
   onNotification: ClientOptions["onNotification"];
   onLog: ClientOptions["onLog"];
   onProgress: ClientOptions["onProgress"];
+  onTransportError: ClientOptions["onTransportError"];
   logger: ClientLogger;
   input: InputCallbacks;
   maxInputRounds: number;
@@ -53,6 +54,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   "onNotification",
   "onLog",
   "onProgress",
+  "onTransportError",
   "logger",
   "onInputRequired",
   "onSampling",
@@ -106,6 +108,7 @@ export function resolveClientOptions(options: unknown): ClientConfig {
     "onNotification",
     "onLog",
     "onProgress",
+    "onTransportError",
     "onInputRequired",
     ...INPUT_HANDLERS,
   ] as const) {
@@ -142,6 +145,7 @@ export function resolveClientOptions(options: unknown): ClientConfig {
     onNotification: options.onNotification as ClientConfig["onNotification"],
     onLog: options.onLog as ClientConfig["onLog"],
     onProgress: options.onProgress as ClientConfig["onProgress"],
+    onTransportError: options.onTransportError as ClientConfig["onTransportError"],
     logger: logger as unknown as ClientLogger,
     input: {
       onInputRequired: options.onInputRequired as InputOptions["onInputRequired"],

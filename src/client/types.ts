@@ -1,3 +1,4 @@
+import type { McpkitError } from "../jsonrpc/errors.js";
 import type { JsonRpcNotification } from "../jsonrpc/message.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { CacheHints, Implementation, LoggingLevel } from "../protocol/types/common.js";
@@ -61,6 +62,13 @@ export interface ClientOptions extends InputOptions {
    * the server for progress (a `progressToken` is added).
    */
   onProgress?: (progress: ProgressParams) => void;
+  /**
+   * Called when the transport reports a failure it survived, e.g. over Streamable HTTP the GET stream of a
+   * 2025-11-25 session giving up for good (`McpkitError` `TRANSPORT`, `details.reason` `"listener_failed"`,
+   * with `status` or `reconnects`): server-to-client requests and notifications no longer arrive, while calls
+   * still work. Default: reported to `logger.warn`.
+   */
+  onTransportError?: (error: McpkitError) => void;
   /** Where dropped messages and failing callbacks are reported (default `console.warn`). */
   logger?: ClientLogger;
   /** 2026-07-28: most subscriptions open at once (default 64); one more is refused with `CAPACITY`. */

@@ -25,6 +25,13 @@ export interface TransportHandlers {
   message(message: JsonRpcMessage, info?: MessageInfo): void;
   /** Called once, when the transport has ended for good. */
   close(reason: TransportCloseReason): void;
+  /**
+   * A failure the transport survived but its owner should know about; the transport stays open. Streamable
+   * HTTP reports here a 2025-11-25 session's GET stream that gave up for good (`McpkitError` `TRANSPORT`,
+   * `details.reason` `"listener_failed"`): server-to-client requests and notifications stop arriving. Never
+   * called after `close`. Without it, the transport logs the failure.
+   */
+  error?(error: Error): void;
   /** The owner's logger, for what the transport drops or survives (a client passes its own). */
   logger?: TransportLogger;
 }
