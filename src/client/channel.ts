@@ -15,6 +15,7 @@ import type { ProgressParams } from "../protocol/types/lifecycle.js";
 import type { Transport, TransportCloseReason, TransportSendOptions } from "../transports/transport.js";
 import type { Deadline } from "./deadline.js";
 import { invokeSafely, readProgress } from "./inbound.js";
+import type { NotificationRunner } from "./notification-runner.js";
 import type { ServerRequestAnswer } from "./server-requests.js";
 import type { ClientLogger } from "./types.js";
 
@@ -61,6 +62,8 @@ export class RpcChannel {
     maxPending: number,
     private readonly logger: ClientLogger,
     private readonly events: ChannelEvents,
+    /** Runs `onProgress` callbacks within the client's bounds; default: at once, each caught. */
+    private readonly runner?: NotificationRunner,
   ) {
     this.pending = new PendingTable({
       capacity: maxPending,
@@ -208,7 +211,8 @@ export class RpcChannel {
       this.logger.debug?.("dropped progress for an unknown token", { progressToken: progress.progressToken });
       return;
     }
-    invokeSafely(this.logger, "onProgress", handler, progress);
+    if (this.runner) this.runner.run("onProgress", handler, progress);
+    else invokeSafely(this.logger, "onProgress", handler, progress);
   }
 
   private answer(request: JsonRpcRequest): void {
