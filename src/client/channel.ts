@@ -15,6 +15,7 @@ import type { ProgressParams } from "../protocol/types/lifecycle.js";
 import type { Transport, TransportCloseReason, TransportSendOptions } from "../transports/transport.js";
 import type { Deadline } from "./deadline.js";
 import { invokeSafely, readProgress } from "./inbound.js";
+import type { NotificationRunner } from "./notification-runner.js";
 import type { ServerRequestAnswer } from "./server-requests.js";
 import type { ClientLogger } from "./types.js";
 
@@ -26,6 +27,8 @@ export interface ChannelEvents {
   request(request: JsonRpcRequest): ServerRequestAnswer | Promise<ServerRequestAnswer | undefined>;
   /** The transport ended underneath (not called for our own `close()`). */
   closed(error: McpkitError): void;
+  /** The transport reported a failure it survived (see `TransportHandlers.error`); not after the end. */
+  transportError?(error: McpkitError): void;
 }
 
 /** How one request is sent. */
@@ -59,6 +62,8 @@ export class RpcChannel {
     maxPending: number,
     private readonly logger: ClientLogger,
     private readonly events: ChannelEvents,
+    /** Runs `onProgress` callbacks within the client's bounds; default: at once, each caught. */
+    private readonly runner?: NotificationRunner,
   ) {
     this.pending = new PendingTable({
       capacity: maxPending,
@@ -76,6 +81,14 @@ export class RpcChannel {
     await this.transport.start({
       message: (message) => this.receive(message),
       close: (reason) => this.transportClosed(reason),
+      error: (error) => {
+        if (this.closedError) return;
+        const reported =
+          error instanceof McpkitError
+            ? error
+            : new McpkitError("TRANSPORT", "the transport reported a failure", { cause: error });
+        this.events.transportError?.(reported);
+      },
       logger: this.logger,
     });
   }
@@ -198,7 +211,8 @@ export class RpcChannel {
       this.logger.debug?.("dropped progress for an unknown token", { progressToken: progress.progressToken });
       return;
     }
-    invokeSafely(this.logger, "onProgress", handler, progress);
+    if (this.runner) this.runner.run("onProgress", handler, progress);
+    else invokeSafely(this.logger, "onProgress", handler, progress);
   }
 
   private answer(request: JsonRpcRequest): void {

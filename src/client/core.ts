@@ -8,10 +8,11 @@ import type { Transport } from "../transports/transport.js";
 import { CallbackRunner } from "./callbacks.js";
 import { RpcChannel } from "./channel.js";
 import { Deadline } from "./deadline.js";
-import { routeNotification } from "./inbound.js";
+import { invokeSafely, routeNotification } from "./inbound.js";
 import { InputAnswerer } from "./input-answerer.js";
 import { completeInput, type InputLoopConfig, isInputRequiredResult } from "./input-required.js";
 import { negotiate } from "./negotiate.js";
+import { NotificationRunner } from "./notification-runner.js";
 import { type ClientConfig, checkCount, checkTimeout, resolveClientOptions } from "./options.js";
 import { collectPages, DEFAULT_MAX_ITEMS, DEFAULT_MAX_PAGES } from "./pagination.js";
 import { modernNotificationMeta, paramsForEra } from "./request-params.js";
@@ -39,6 +40,8 @@ export abstract class ClientCore {
   private state: State = "new";
   private info: ConnectionInfo | undefined;
   private readonly callbacks: CallbackRunner;
+  /** Runs the notification callbacks: bounded concurrency and queue. */
+  private readonly notifications: NotificationRunner;
   private readonly input: InputLoopConfig;
   private readonly serverRequests: ServerRequests;
   private readonly subscriptions: Subscriptions;
@@ -49,24 +52,45 @@ export abstract class ClientCore {
   constructor(options: ClientOptions) {
     this.config = resolveClientOptions(options);
     const { logger, onLog, onNotification, capabilities } = this.config;
-    this.channel = new RpcChannel(this.config.transport, this.config.maxPendingRequests, logger, {
-      notification: (notification) => {
-        if (this.subscriptions.route(notification)) return;
-        if (
-          notification.method === "notifications/cancelled" &&
-          this.serverRequests.cancelled(notification.params)
-        )
-          return;
-        routeNotification(notification, { onLog, onNotification, logger });
+    const runner = new NotificationRunner(
+      {
+        maxConcurrent: this.config.maxConcurrentNotificationCallbacks,
+        maxQueued: this.config.maxQueuedNotifications,
+        timeoutMs: this.config.callbackTimeoutMs,
       },
-      request: (request) => this.serverRequests.answer(request),
-      closed: (error) => {
-        this.state = "closed";
-        this.lost = error;
-        this.subscriptions.endAll({ reason: "transport_closed", error });
-        this.callbacks.close(error);
+      logger,
+    );
+    this.notifications = runner;
+    this.channel = new RpcChannel(
+      this.config.transport,
+      this.config.maxPendingRequests,
+      logger,
+      {
+        notification: (notification) => {
+          if (this.subscriptions.route(notification)) return;
+          if (
+            notification.method === "notifications/cancelled" &&
+            this.serverRequests.cancelled(notification.params)
+          )
+            return;
+          routeNotification(notification, { onLog, onNotification, logger, runner });
+        },
+        request: (request) => this.serverRequests.answer(request),
+        transportError: (error) => {
+          const { onTransportError } = this.config;
+          if (onTransportError) invokeSafely(logger, "onTransportError", onTransportError, error);
+          else
+            logger.warn(`the transport reported: ${error.message}`, { code: error.code, ...error.details });
+        },
+        closed: (error) => {
+          this.state = "closed";
+          this.lost = error;
+          this.subscriptions.endAll({ reason: "transport_closed", error });
+          this.callbacks.close(error);
+        },
       },
-    });
+      runner,
+    );
     this.callbacks = new CallbackRunner(this.config.maxConcurrentCallbacks, this.config.callbackTimeoutMs);
     const answerer = new InputAnswerer(this.config.input, this.callbacks, logger);
     this.input = { answerer, capabilities, maxRounds: this.config.maxInputRounds };
@@ -127,6 +151,7 @@ export abstract class ClientCore {
     this.state = "closed";
     this.subscriptions.endAll({ reason: "client_closed" });
     this.callbacks.close(new McpkitError("CLOSED", "the client was closed"));
+    this.notifications.close();
     return this.channel.close(new McpkitError("CLOSED", "the client was closed"));
   }
 

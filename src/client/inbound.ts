@@ -2,6 +2,7 @@ import { isObject, type JsonRpcNotification } from "../jsonrpc/message.js";
 import type { LoggingLevel } from "../protocol/types/common.js";
 import { LOGGING_LEVELS } from "../protocol/types/common.js";
 import type { LoggingMessageParams, ProgressParams } from "../protocol/types/lifecycle.js";
+import type { NotificationRunner } from "./notification-runner.js";
 import type { ClientLogger, ServerNotification } from "./types.js";
 
 /**
@@ -35,9 +36,14 @@ export interface NotificationSinks {
   onLog: ((message: LoggingMessageParams) => void) | undefined;
   onNotification: ((notification: ServerNotification) => void) | undefined;
   logger: ClientLogger;
+  /** Runs the callbacks within the client's bounds (see `NotificationRunner`). */
+  runner: NotificationRunner;
 }
 
-/** Delivers one server notification (progress excluded) to its callback. Malformed log messages are dropped. */
+/**
+ * Delivers one server notification (progress excluded) to its callback, through the runner's bounds. Malformed
+ * log messages are dropped.
+ */
 export function routeNotification(notification: JsonRpcNotification, sinks: NotificationSinks): void {
   const { method, params } = notification;
   if (method === "notifications/message") {
@@ -45,11 +51,12 @@ export function routeNotification(notification: JsonRpcNotification, sinks: Noti
       sinks.logger.warn("dropped a malformed notifications/message", { params });
       return;
     }
-    invokeSafely(sinks.logger, "onLog", sinks.onLog, params as unknown as LoggingMessageParams);
+    sinks.runner.run("onLog", sinks.onLog, params as unknown as LoggingMessageParams);
     return;
   }
+  if (sinks.onNotification === undefined) return;
   const event: ServerNotification = params === undefined ? { method } : { method, params };
-  invokeSafely(sinks.logger, "onNotification", sinks.onNotification, event);
+  sinks.runner.run("onNotification", sinks.onNotification, event);
 }
 
 /** Reads `notifications/progress` params; undefined when malformed. */

@@ -33,6 +33,7 @@ describe("client options", () => {
     ["a fractional maxPendingRequests", { ...base, maxPendingRequests: 1.5 }, "maxPendingRequests"],
     ["an unknown logLevel", { ...base, logLevel: "verbose" }, "logLevel"],
     ["a non-function onLog", { ...base, onLog: "print" }, "onLog"],
+    ["a non-function onTransportError", { ...base, onTransportError: {} }, "onTransportError"],
     ["a logger without warn", { ...base, logger: { log() {} } }, "logger"],
   ])("rejects %s with INVALID_CONFIG naming the key", (_label, options, key) => {
     expect(() => new Client(options as unknown as ClientOptions)).toThrow(

@@ -10,6 +10,10 @@ import type { Transport } from "../transports/transport.js";
 import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_MAX_CONCURRENT_CALLBACKS } from "./callbacks.js";
 import { DEFAULT_MAX_INPUT_ROUNDS } from "./input-required.js";
 import type { InputCallbacks, InputOptions } from "./input-types.js";
+import {
+  DEFAULT_MAX_CONCURRENT_NOTIFICATION_CALLBACKS,
+  DEFAULT_MAX_QUEUED_NOTIFICATIONS,
+} from "./notification-runner.js";
 import type { ClientLogger, ClientOptions } from "./types.js";
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -30,11 +34,14 @@ export interface ClientConfig {
   onNotification: ClientOptions["onNotification"];
   onLog: ClientOptions["onLog"];
   onProgress: ClientOptions["onProgress"];
+  onTransportError: ClientOptions["onTransportError"];
   logger: ClientLogger;
   input: InputCallbacks;
   maxInputRounds: number;
   callbackTimeoutMs: number;
   maxConcurrentCallbacks: number;
+  maxConcurrentNotificationCallbacks: number;
+  maxQueuedNotifications: number;
   maxSubscriptions: number;
   subscriptionQueueSize: number;
   validateStructuredContent: boolean;
@@ -53,6 +60,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   "onNotification",
   "onLog",
   "onProgress",
+  "onTransportError",
   "logger",
   "onInputRequired",
   "onSampling",
@@ -61,6 +69,8 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   "maxInputRounds",
   "callbackTimeoutMs",
   "maxConcurrentCallbacks",
+  "maxConcurrentNotificationCallbacks",
+  "maxQueuedNotifications",
   "maxSubscriptions",
   "subscriptionQueueSize",
   "validateStructuredContent",
@@ -106,6 +116,7 @@ export function resolveClientOptions(options: unknown): ClientConfig {
     "onNotification",
     "onLog",
     "onProgress",
+    "onTransportError",
     "onInputRequired",
     ...INPUT_HANDLERS,
   ] as const) {
@@ -142,6 +153,7 @@ export function resolveClientOptions(options: unknown): ClientConfig {
     onNotification: options.onNotification as ClientConfig["onNotification"],
     onLog: options.onLog as ClientConfig["onLog"],
     onProgress: options.onProgress as ClientConfig["onProgress"],
+    onTransportError: options.onTransportError as ClientConfig["onTransportError"],
     logger: logger as unknown as ClientLogger,
     input: {
       onInputRequired: options.onInputRequired as InputOptions["onInputRequired"],
@@ -159,6 +171,16 @@ export function resolveClientOptions(options: unknown): ClientConfig {
       "maxConcurrentCallbacks",
       options.maxConcurrentCallbacks,
       DEFAULT_MAX_CONCURRENT_CALLBACKS,
+    ),
+    maxConcurrentNotificationCallbacks: checkCount(
+      "maxConcurrentNotificationCallbacks",
+      options.maxConcurrentNotificationCallbacks,
+      DEFAULT_MAX_CONCURRENT_NOTIFICATION_CALLBACKS,
+    ),
+    maxQueuedNotifications: checkQueueSize(
+      "maxQueuedNotifications",
+      options.maxQueuedNotifications,
+      DEFAULT_MAX_QUEUED_NOTIFICATIONS,
     ),
     maxSubscriptions: checkCount("maxSubscriptions", options.maxSubscriptions, DEFAULT_MAX_SUBSCRIPTIONS),
     subscriptionQueueSize: checkCount(
@@ -185,6 +207,15 @@ export function checkCount(key: string, value: unknown, fallback: number): numbe
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
     throw invalid(key, "must be a positive integer");
+  }
+  return value;
+}
+
+/** A non-negative integer count (0 allowed), or the fallback when absent. */
+function checkQueueSize(key: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw invalid(key, "must be a non-negative integer");
   }
   return value;
 }

@@ -1,3 +1,4 @@
+import type { McpkitError } from "../jsonrpc/errors.js";
 import type { JsonRpcNotification } from "../jsonrpc/message.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { CacheHints, Implementation, LoggingLevel } from "../protocol/types/common.js";
@@ -52,7 +53,10 @@ export interface ClientOptions extends InputOptions {
   maxPendingRequests?: number;
   /** 2026-07-28: the log level sent in every request's `_meta`; without it the server sends no log messages. */
   logLevel?: LoggingLevel;
-  /** Called for server notifications other than log messages and progress. */
+  /**
+   * Called for server notifications other than log messages and progress. Like `onLog` and `onProgress`, it
+   * runs within `maxConcurrentNotificationCallbacks` and `maxQueuedNotifications`; it may return a promise.
+   */
   onNotification?: (notification: ServerNotification) => void;
   /** Called for each `notifications/message`. */
   onLog?: (message: LoggingMessageParams) => void;
@@ -61,8 +65,29 @@ export interface ClientOptions extends InputOptions {
    * the server for progress (a `progressToken` is added).
    */
   onProgress?: (progress: ProgressParams) => void;
+  /**
+   * Called when the transport reports a failure it survived, e.g. over Streamable HTTP the GET stream of a
+   * 2025-11-25 session giving up for good (`McpkitError` `TRANSPORT`, `details.reason` `"listener_failed"`,
+   * with `status` or `reconnects`): server-to-client requests and notifications no longer arrive, while calls
+   * still work. Default: reported to `logger.warn`.
+   */
+  onTransportError?: (error: McpkitError) => void;
   /** Where dropped messages and failing callbacks are reported (default `console.warn`). */
   logger?: ClientLogger;
+  /**
+   * Notification callbacks (`onProgress`, `onLog`, `onNotification`) running at once (default 32). A callback
+   * that returns a promise runs until it settles, holding its slot at most `callbackTimeoutMs`. Callbacks start
+   * in the order their notifications arrived.
+   *
+   * @example
+   * new Client({ transport, clientInfo, onLog: (m) => db.insert(m), maxConcurrentNotificationCallbacks: 4 });
+   */
+  maxConcurrentNotificationCallbacks?: number;
+  /**
+   * Notifications waiting for a callback slot (default 1,024; 0: none waits). One that finds the queue full is
+   * dropped, with one `logger.warn` per burst (the count of a burst goes to `logger.debug` once it drained).
+   */
+  maxQueuedNotifications?: number;
   /** 2026-07-28: most subscriptions open at once (default 64); one more is refused with `CAPACITY`. */
   maxSubscriptions?: number;
   /** 2026-07-28: the default event queue of a subscription (default 256); see `ListenOptions.queueSize`. */

@@ -47,6 +47,25 @@ export function principalText(identity: unknown): string {
   return `j:${canonicalJson(identity)}`;
 }
 
+/**
+ * The authorization context an identity carries, as text: the canonical JSON of its `authorizationContext`
+ * member (token scopes, tenant, ...), or `undefined` when it has none (not an object, or the member is absent
+ * or `undefined`). The context must be plain JSON, as a principal without `principal` must: anything else
+ * throws {@link NoPrincipalError}, since its JSON form would not tell one context from another.
+ */
+export function authorizationText(identity: unknown): string | undefined {
+  if (typeof identity !== "object" || identity === null || !("authorizationContext" in identity)) {
+    return undefined;
+  }
+  const context = (identity as { authorizationContext: unknown }).authorizationContext;
+  if (context === undefined) return undefined;
+  const problem = plainJsonProblem(context, 0);
+  if (problem !== undefined) {
+    throw new NoPrincipalError(`the identity's authorizationContext is not plain JSON: ${problem}`);
+  }
+  return canonicalJson(context);
+}
+
 function named(principal: string): string {
   if (principal === "") throw new NoPrincipalError("the identity's principal is empty");
   return `p:${principal}`;

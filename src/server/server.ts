@@ -4,6 +4,7 @@ import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Transport } from "../transports/transport.js";
 import { ServerConnection } from "./connection.js";
 import type { NotificationSink } from "./context.js";
+import { warnPublicCacheWithIdentity } from "./identity-source.js";
 import { LegacySession } from "./legacy.js";
 import { wantsList, wantsResource } from "./listen.js";
 import { type ModernRequestEnv, serveModern } from "./modern.js";
@@ -56,8 +57,14 @@ export class Server {
     return this.runtime.publisher.size;
   }
 
-  /** Serves the server on a transport (stdio, in-process) until either side closes it. */
+  /**
+   * Serves the server on a transport (stdio, in-process) until either side closes it. A transport with a
+   * launch-static `identity` while the cache defaults are `ttlMs > 0` and `"public"` gets one warning per
+   * server (identity-dependent cacheable output must be `"private"`).
+   */
   async connect(transport: Transport): Promise<ServerConnection> {
+    if (transport.identity !== undefined)
+      warnPublicCacheWithIdentity(this.config, "the transport's identity");
     const connection = new ServerConnection(this.runtime, transport, (c) => this.connections.delete(c));
     this.connections.add(connection);
     try {

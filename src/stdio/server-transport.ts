@@ -10,8 +10,14 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from "../jsonrpc/message.js";
+import { checkStaticIdentity } from "../server/identity-source.js";
 import type { Server } from "../server/server.js";
-import type { Transport, TransportCloseReason, TransportHandlers } from "../transports/transport.js";
+import type {
+  MessageInfo,
+  Transport,
+  TransportCloseReason,
+  TransportHandlers,
+} from "../transports/transport.js";
 import {
   decodeRequestFrame,
   encodeFrame,
@@ -46,6 +52,14 @@ export interface StdioServerTransportOptions {
    * within the window makes it back off).
    */
   pollAfterWriteMs?: number;
+  /**
+   * The identity of whoever launched this server, fixed for the whole connection (default: none). Every request
+   * carries it to its handler as `RequestContext.identity`, as the HTTP `authenticate` hook's answer does; it
+   * is never read from the input (`params`, `arguments`, `_meta`). The same shape as that answer: a principal
+   * string, `{ principal: string, ...anything }` (an optional `authorizationContext` must be plain JSON), or
+   * plain JSON. Anything that names no principal is refused with `McpkitError` `INVALID_CONFIG`.
+   */
+  identity?: unknown;
 }
 
 type State = "new" | "open" | "draining" | "closed";
@@ -103,6 +117,8 @@ export class StdioServerTransport implements Transport {
   private readonly unanswered = new Map<RequestId, number>();
   /** Polls for the next request a moment after each write instead of sleeping at once (see `PollWindow`). */
   private readonly poll: PollWindow;
+  /** What every inbound message carries: the launch-static identity, when there is one. */
+  private readonly info: MessageInfo | undefined;
 
   constructor(options: StdioServerTransportOptions = {}) {
     this.policy = stdioPolicy((options.policy ?? {}) as StdioPolicyInput);
@@ -113,6 +129,8 @@ export class StdioServerTransport implements Transport {
       });
     }
     this.drainTimeoutMs = drain;
+    checkStaticIdentity(options.identity, "identity");
+    this.info = options.identity === undefined ? undefined : Object.freeze({ identity: options.identity });
     this.poll = new PollWindow(pollWindowOption(options.pollAfterWriteMs));
     this.ownsInput = options.input === undefined;
     this.input = options.input ?? process.stdin;
@@ -121,6 +139,11 @@ export class StdioServerTransport implements Transport {
       { maxFrameBytes: this.policy.maxFrameBytes, maxPendingBytes: this.policy.maxPendingStdoutBytes },
       (frame) => this.onFrame(frame),
     );
+  }
+
+  /** The launch-static identity every inbound message carries (the `identity` option); undefined without. */
+  get identity(): unknown {
+    return this.info?.identity;
   }
 
   /** The policy in force (its frame limits are the ones used). */
@@ -242,7 +265,7 @@ export class StdioServerTransport implements Transport {
     const message = decoded.message;
     this.track(message);
     try {
-      this.handlers?.message(message);
+      this.handlers?.message(message, this.info);
     } catch (error) {
       this.finish({
         kind: "error",
@@ -368,6 +391,8 @@ export interface ServeStdioOptions extends StdioServerTransportOptions {
  * @example
  * // server.mjs, launched by an MCP client
  * await serveStdio(server);
+ * // launched on behalf of a known user: every handler sees it as `context.identity`
+ * await serveStdio(server, { identity: { principal: process.env.LAUNCHING_USER ?? "local" } });
  */
 export async function serveStdio(
   server: Server,

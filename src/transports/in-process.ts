@@ -27,6 +27,11 @@ class InProcessTransport implements Transport {
     private readonly clone: boolean,
   ) {}
 
+  /** The server side's `serverIdentity`, attached to every message it receives. */
+  get identity(): unknown {
+    return this.info?.identity;
+  }
+
   async start(handlers: TransportHandlers): Promise<void> {
     if (this.handlers) throw new McpkitError("PROTOCOL", "transport already started");
     this.handlers = handlers;

@@ -25,6 +25,13 @@ export interface TransportHandlers {
   message(message: JsonRpcMessage, info?: MessageInfo): void;
   /** Called once, when the transport has ended for good. */
   close(reason: TransportCloseReason): void;
+  /**
+   * A failure the transport survived but its owner should know about; the transport stays open. Streamable
+   * HTTP reports here a 2025-11-25 session's GET stream that gave up for good (`McpkitError` `TRANSPORT`,
+   * `details.reason` `"listener_failed"`): server-to-client requests and notifications stop arriving. Never
+   * called after `close`. Without it, the transport logs the failure.
+   */
+  error?(error: Error): void;
   /** The owner's logger, for what the transport drops or survives (a client passes its own). */
   logger?: TransportLogger;
 }
@@ -73,6 +80,12 @@ export interface Transport {
    * that does not speak 2026-07-28 answers (400, or -32601), so a timeout is an error. Absent means true.
    */
   readonly fallsBackOnProbeTimeout?: boolean;
+  /**
+   * A server-side transport's launch-static identity: the one it attaches to every inbound message
+   * (`MessageInfo.identity`), fixed when it was made (stdio's `identity` option). A server connecting it warns
+   * once when its cache defaults are public (see `cache`). Absent: none, or one that varies per message.
+   */
+  readonly identity?: unknown;
   /** Opens the channel and starts delivering to `handlers`. Called once. */
   start(handlers: TransportHandlers): Promise<void>;
   /**

@@ -68,6 +68,10 @@ class ValidatingTransport implements Transport {
     return this.inner.fallsBackOnProbeTimeout !== false;
   }
 
+  get identity(): unknown {
+    return this.inner.identity;
+  }
+
   start(handlers: TransportHandlers): Promise<void> {
     if (!this.inbound) return this.inner.start(handlers);
     const peer: Side = this.from === "client" ? "server" : "client";
@@ -79,6 +83,7 @@ class ValidatingTransport implements Transport {
         handlers.message(message, info);
       },
       close: (reason) => handlers.close(reason),
+      ...(handlers.error ? { error: (error: Error) => handlers.error?.(error) } : {}),
       ...(handlers.logger ? { logger: handlers.logger } : {}),
     });
   }

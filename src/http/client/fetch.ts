@@ -1,3 +1,5 @@
+import { McpkitError } from "../../jsonrpc/errors.js";
+import { isObject } from "../../jsonrpc/message.js";
 import type { HttpClient, HttpClientExchange, HttpClientRequest, HttpClientResponse } from "./exchange.js";
 
 /** A `fetch` as the transport calls it (the platform's by default; tests and proxies may pass their own). */
@@ -63,4 +65,29 @@ class FetchResponse implements HttpClientResponse {
   discard(): void {
     void this.response.body?.cancel().catch(() => {});
   }
+}
+
+/**
+ * The HTTP stack of the transport's options: `http`, else `fetch`, else the platform's `fetch`. Throws
+ * `McpkitError` `INVALID_CONFIG` for both, a malformed one, or no `fetch` at all.
+ */
+export function httpStackOf(options: { http?: HttpClient; fetch?: FetchLike }): HttpClient {
+  if (options.http !== undefined) {
+    if (options.fetch !== undefined) throw invalid("http", "and fetch are exclusive: pass one");
+    if (!isObject(options.http) || typeof options.http.request !== "function") {
+      throw invalid("http", "must be an HttpClient (an object with a request(request) method)");
+    }
+    return options.http;
+  }
+  if (options.fetch !== undefined) {
+    if (typeof options.fetch !== "function") throw invalid("fetch", "must be a function");
+    return fetchHttpClient(options.fetch);
+  }
+  const platform = (globalThis as { fetch?: FetchLike }).fetch;
+  if (typeof platform !== "function") throw invalid("fetch", "must be a function (no global fetch found)");
+  return fetchHttpClient((url, init) => platform(url, init));
+}
+
+function invalid(key: string, problem: string): McpkitError {
+  return new McpkitError("INVALID_CONFIG", `${key} ${problem}`, { details: { key } });
 }

@@ -38,6 +38,8 @@ export class LegacySession {
     private readonly requester: HttpRequester,
     private readonly route: Route,
     private readonly logger: () => TransportLogger,
+    /** Told once when the GET stream of a session gives up for good (not when it is stopped). */
+    private readonly listenerFailed: (error: McpkitError) => void = () => {},
   ) {}
 
   /** The traits of the agreed revision (2025-11-25 before it is known). */
@@ -164,7 +166,16 @@ export class LegacySession {
     return headers;
   }
 
+  /**
+   * The GET stream's loop: reopens a stream that ended (after the server's `retry`, at least 100 ms) until
+   * {@link MAX_LISTENER_RECONNECTS} reopenings in a row bring nothing. A 405 means the server offers no GET
+   * stream: the session goes on without one, silently. Every other end that is not a stop (the request
+   * failing, another status, a broken stream, the reopenings exhausted) is reported to `listenerFailed`.
+   */
   private async runListener(signal: AbortSignal, generation: number): Promise<void> {
+    const failed = (error: McpkitError) => {
+      if (!signal.aborted && generation === this.generation) this.listenerFailed(error);
+    };
     let lastEventId: string | undefined;
     let retryMs: number | undefined;
     let quiet = 0;
@@ -175,14 +186,20 @@ export class LegacySession {
         if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
         response = await this.requester.open({ method: "GET", kind: "listen", headers, signal });
       } catch (error) {
-        if (!signal.aborted)
-          this.logger().warn("the session's GET stream could not open", failureDetails(error));
+        failed(listenerError("the session's GET stream could not open", { cause: error }));
         return;
       }
       if (response.status !== 200 || response.mediaType !== "text/event-stream") {
         response.discard();
-        // 405 (no GET stream offered) and the like are normal; the session goes on without one.
-        this.logger().debug?.("the server offers no GET stream for the session", { status: response.status });
+        const { status } = response;
+        if (status === 405) {
+          // The server offers no GET stream (the spec allows it); the session goes on without one.
+          this.logger().debug?.("the server offers no GET stream for the session", { status });
+        } else {
+          failed(
+            listenerError(`the server answered the session's GET stream with HTTP ${status}`, { status }),
+          );
+        }
         return;
       }
       let delivered = 0;
@@ -200,14 +217,14 @@ export class LegacySession {
         lastEventId = outcome.lastEventId ?? lastEventId;
         retryMs = outcome.retryMs ?? retryMs;
       } catch (error) {
-        if (!signal.aborted) this.logger().warn("the session's GET stream failed", failureDetails(error));
+        failed(listenerError("the session's GET stream failed", { cause: error }));
         return;
       }
       quiet = delivered > 0 ? 0 : quiet + 1;
       if (quiet >= MAX_LISTENER_RECONNECTS) {
-        this.logger().warn("the session's GET stream keeps ending; it is not reopened", {
-          reconnects: quiet,
-        });
+        failed(
+          listenerError("the session's GET stream keeps ending; it is not reopened", { reconnects: quiet }),
+        );
         return;
       }
       try {
@@ -253,4 +270,19 @@ export function failureDetails(error: unknown): { [key: string]: unknown } {
     return { code: error.code, ...(error.details?.reason ? { reason: error.details.reason } : {}) };
   }
   return { error: error instanceof Error ? error.name : typeof error };
+}
+
+/**
+ * The error of a GET stream that gave up: `TRANSPORT`, `details.reason` `"listener_failed"`, with the HTTP
+ * `status` or the number of empty `reconnects` when that is why, and the underlying failure as `cause`.
+ */
+function listenerError(
+  message: string,
+  why: { status?: number; reconnects?: number; cause?: unknown },
+): McpkitError {
+  const { cause, ...details } = why;
+  return new McpkitError("TRANSPORT", message, {
+    details: { reason: "listener_failed", ...details },
+    ...(cause === undefined ? {} : { cause }),
+  });
 }

@@ -28,7 +28,7 @@ import type {
 } from "../../transports/transport.js";
 import { errorOf, readJsonAnswer, readStreamAnswer } from "./answer.js";
 import type { HeaderRecord, HttpClient } from "./exchange.js";
-import { type FetchLike, fetchHttpClient } from "./fetch.js";
+import { type FetchLike, httpStackOf } from "./fetch.js";
 import { type AuthHook, checkExtraHeaders } from "./headers.js";
 import {
   checkEndpointUrl,
@@ -133,7 +133,7 @@ export class StreamableHttpClientTransport implements Transport {
     const headers = checkExtraHeaders(options.headers, "headers");
     if (options.auth !== undefined && typeof options.auth !== "function")
       throw invalid("auth", "must be a function");
-    const http = httpOf(options);
+    const http = httpStackOf(options);
     if (
       options.logger !== undefined &&
       (!isObject(options.logger) || typeof options.logger.warn !== "function")
@@ -147,6 +147,7 @@ export class StreamableHttpClientTransport implements Transport {
       this.requester,
       (message) => this.route(message),
       () => this.logger,
+      (error) => this.report(error),
     );
   }
 
@@ -510,6 +511,22 @@ export class StreamableHttpClientTransport implements Transport {
     this.deliver(message);
   }
 
+  /** A failure the transport survives: to the owner's `error` handler, else to the logger. */
+  private report(error: McpkitError): void {
+    if (this.closer.signal.aborted) return;
+    const onError = this.handlers?.error;
+    if (onError === undefined) {
+      const cause = error.cause === undefined ? {} : { cause: failureDetails(error.cause) };
+      this.logger.warn(error.message, { ...error.details, ...cause });
+      return;
+    }
+    try {
+      onError(error);
+    } catch (thrown) {
+      this.logger.warn("the transport's owner failed on an error report", failureDetails(thrown));
+    }
+  }
+
   private deliver(message: JsonRpcMessage): void {
     if (this.closer.signal.aborted) return;
     try {
@@ -541,24 +558,6 @@ export class StreamableHttpClientTransport implements Transport {
 const ACCEPT_BOTH = "application/json, text/event-stream";
 /** The abort reason of an exchange whose answer arrived on another stream. */
 const ANSWERED_ELSEWHERE = Object.freeze({ answeredElsewhere: true });
-
-/** The HTTP stack of the options: `http`, else `fetch`, else the platform's `fetch`. */
-function httpOf(options: StreamableHttpClientOptions): HttpClient {
-  if (options.http !== undefined) {
-    if (options.fetch !== undefined) throw invalid("http", "and fetch are exclusive: pass one");
-    if (!isObject(options.http) || typeof options.http.request !== "function") {
-      throw invalid("http", "must be an HttpClient (an object with a request(request) method)");
-    }
-    return options.http;
-  }
-  if (options.fetch !== undefined) {
-    if (typeof options.fetch !== "function") throw invalid("fetch", "must be a function");
-    return fetchHttpClient(options.fetch);
-  }
-  const platform = (globalThis as { fetch?: FetchLike }).fetch;
-  if (typeof platform !== "function") throw invalid("fetch", "must be a function (no global fetch found)");
-  return fetchHttpClient((url, init) => platform(url, init));
-}
 
 /** True for a `-32020` that names an `Mcp-Param-*` header (in `data.header`, or failing that in the message). */
 export function isParamHeaderMismatch(answer: JsonRpcResponse): boolean {

@@ -4,6 +4,7 @@ import type { RequestId } from "../../jsonrpc/message.js";
 import { isRequest } from "../../jsonrpc/message.js";
 import { McpHeader } from "../../protocol/routing-headers.js";
 import { isLegacyVersion } from "../../protocol/versions.js";
+import { warnPublicCacheWithIdentity } from "../../server/identity-source.js";
 import { COMPLETE_GRACE_MS, completeWithin } from "../../server/publisher.js";
 import type { Server } from "../../server/server.js";
 import { decodeBody } from "./body.js";
@@ -68,6 +69,9 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions = 
   }
   const config = buildHttpConfig(options);
   const logger = server.config.logger;
+  if (config.authenticate !== undefined) {
+    warnPublicCacheWithIdentity(server.config, "the HTTP handler's authenticate hook");
+  }
   const formats = acceptedFormatsCache();
   const endpoint: Endpoint = {
     server,

@@ -1,9 +1,11 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import {
   ANONYMOUS_FINGERPRINT,
+  authorizationText,
   identityFingerprint,
   NoPrincipalError,
   principalText,
+  sha256Hex,
 } from "../../server/fingerprint.js";
 import type { ServerLogger } from "../../server/options.js";
 import type { Authenticate } from "./options.js";
@@ -16,7 +18,8 @@ const toldNoPrincipal = new WeakSet<ServerLogger>();
 /**
  * Runs the `authenticate` hook: its value is the request's identity (`undefined` without a hook). A `Response`
  * it returns is sent as the answer; a throw or rejection is a 500 `-32603` whose detail only the log sees. An
- * identity that names no principal (see `principalText`) is a 500 too, logged once per logger.
+ * identity that names no principal (see `principalText`), or whose `authorizationContext` is not plain JSON,
+ * is a 500 too, logged once per logger.
  */
 export async function resolveIdentity(
   authenticate: Authenticate | undefined,
@@ -44,6 +47,7 @@ export async function resolveIdentity(
 function checkPrincipal(identity: unknown, logger: ServerLogger): void {
   try {
     principalText(identity);
+    authorizationText(identity);
   } catch (error) {
     if (!(error instanceof NoPrincipalError)) throw error;
     if (!toldNoPrincipal.has(logger)) {
@@ -57,30 +61,41 @@ function checkPrincipal(identity: unknown, logger: ServerLogger): void {
   }
 }
 
-/** A principal, as a legacy session remembers it: a digest of the identity, never the identity itself. */
+/** A principal, as a legacy session remembers it: digests of the identity, never the identity itself. */
 export interface Principal {
   /** SHA-256 (hex) of the identity's principal text; `"anonymous"` for no identity. */
   readonly fingerprint: string;
+  /** SHA-256 (hex) of the canonical JSON of the identity's `authorizationContext`; undefined without one. */
+  readonly authorization: string | undefined;
   readonly anonymous: boolean;
 }
 
 /** The principal of a request without identity. */
 export const ANONYMOUS_PRINCIPAL: Principal = Object.freeze({
   fingerprint: ANONYMOUS_FINGERPRINT,
+  authorization: undefined,
   anonymous: true,
 });
 
 /**
  * Fingerprints an identity: `undefined` and `null` are anonymous; anything else is hashed from the principal
- * it names (its `principal` string, or its canonical JSON when it is plain JSON). An identity that names no
- * principal is a 500, logged.
+ * it names (its `principal` string, or its canonical JSON when it is plain JSON), and from its
+ * `authorizationContext` when it has one. An identity that names no principal is a 500, logged.
  */
 export async function principalOf(identity: unknown, logger: ServerLogger): Promise<Principal> {
   if (identity === undefined || identity === null) return ANONYMOUS_PRINCIPAL;
   try {
-    return { fingerprint: await identityFingerprint(identity), anonymous: false };
+    const fingerprint = await identityFingerprint(identity);
+    const context = authorizationText(identity);
+    const authorization = context === undefined ? undefined : await sha256Hex(context);
+    return { fingerprint, authorization, anonymous: false };
   } catch (error) {
     logger.error("the identity cannot be fingerprinted", error);
     throw refusal(500, ErrorCode.InternalError, "Internal error");
   }
+}
+
+/** Whether a request's principal may use a session opened by `owner`: same principal, same authorization. */
+export function samePrincipal(principal: Principal, owner: Principal): boolean {
+  return principal.fingerprint === owner.fingerprint && principal.authorization === owner.authorization;
 }

@@ -6,7 +6,7 @@ import { McpHeader } from "../../protocol/routing-headers.js";
 import { LEGACY_VERSION } from "../../protocol/versions.js";
 import type { Endpoint } from "./endpoint.js";
 import { ResponseExchange } from "./exchange.js";
-import { ANONYMOUS_PRINCIPAL, principalOf, resolveIdentity } from "./identity.js";
+import { ANONYMOUS_PRINCIPAL, principalOf, resolveIdentity, samePrincipal } from "./identity.js";
 import { addressKey } from "./remote-address.js";
 import {
   emptyResponse,
@@ -207,7 +207,7 @@ function onNotification(endpoint: Endpoint, session: HttpSession, notification: 
 /**
  * The checks of every request after `initialize`, in order: `Mcp-Session-Id` present (400), the session's
  * version in `MCP-Protocol-Version` (400 `-32022`), identity, the session exists (404 `-32000`), and belongs to
- * this principal (403).
+ * this principal under the same authorization context (403).
  */
 async function boundSession(endpoint: Endpoint, request: RequestView) {
   const id = request.header(SESSION_ID)?.trim();
@@ -226,7 +226,7 @@ async function boundSession(endpoint: Endpoint, request: RequestView) {
   if (!session) throw refusal(404, ErrorCode.SessionNotFound, "Session not found");
   const principal =
     identity === undefined ? ANONYMOUS_PRINCIPAL : await principalOf(identity, endpoint.logger);
-  if (principal.fingerprint !== session.principal.fingerprint) {
+  if (!samePrincipal(principal, session.principal)) {
     throw new HttpRefusal({ status: 403, code: 0, message: "Forbidden" }, textResponse(403, "Forbidden"));
   }
   return { session, identity };

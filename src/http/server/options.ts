@@ -22,9 +22,19 @@ export type ToolSchemaResolver = (
 ) => ToolInputSchema | undefined | Promise<ToolInputSchema | undefined>;
 
 /**
- * Decides who sends a request. Return the identity (any value; it reaches `RequestContext.identity` and is
- * fingerprinted for legacy sessions), `undefined` for an anonymous request, or a `Response` to refuse the
- * request with it (e.g. 401 with `WWW-Authenticate`). A throw or rejection answers 500 with no detail.
+ * Decides who sends a request. Return the identity (it reaches `RequestContext.identity` and is fingerprinted
+ * for legacy sessions), `undefined` for an anonymous request, or a `Response` to refuse the request with it
+ * (e.g. 401 with `WWW-Authenticate`). A throw or rejection answers 500 with no detail.
+ *
+ * The identity names its principal: a string, `{ principal: string, ...anything }`, or plain JSON. It may add
+ * `authorizationContext` (plain JSON: token scopes, tenant, ...): a 2025-11-25 session then stays bound to that
+ * context as well, and a request of the session under another context gets 403.
+ *
+ * @example
+ * const authenticate: Authenticate = async (request) => {
+ *   const token = await verify(request.headers.get("authorization"));
+ *   return { principal: token.sub, authorizationContext: { scopes: token.scopes } };
+ * };
  */
 export type Authenticate = (request: Request) => unknown | Promise<unknown>;
 

@@ -12,9 +12,9 @@ const LIMITS = {
   absoluteTimeoutMs: 10_000,
   initializationTimeoutMs: 500,
 };
-const alice: Principal = { fingerprint: "alice", anonymous: false };
-const bob: Principal = { fingerprint: "bob", anonymous: false };
-const anonymous: Principal = { fingerprint: "anonymous", anonymous: true };
+const alice: Principal = { fingerprint: "alice", authorization: undefined, anonymous: false };
+const bob: Principal = { fingerprint: "bob", authorization: undefined, anonymous: false };
+const anonymous: Principal = { fingerprint: "anonymous", authorization: undefined, anonymous: true };
 
 /** A stand-in LegacySession: only readiness matters to the manager. */
 function fakeLegacy(ready = true): LegacySession {
