@@ -137,10 +137,10 @@ describe("StdioServerTransport: maxFramesPerTurn and output backpressure", () =>
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(input.isPaused()).toBe(true);
     while (written.length < 250) {
-      callbacks.splice(0).forEach((callback) => callback());
+      for (const callback of callbacks.splice(0)) callback();
       await new Promise((resolve) => setImmediate(resolve));
     }
-    callbacks.splice(0).forEach((callback) => callback());
+    for (const callback of callbacks.splice(0)) callback();
     await until(() => !input.isPaused());
     expect(written.map((line) => (JSON.parse(line) as { id: number }).id)).toEqual(
       Array.from({ length: 250 }, (_, i) => i),
