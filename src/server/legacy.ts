@@ -14,6 +14,7 @@ import { invalidParams, methodNotFound } from "./errors.js";
 import type { RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
 import { runLegacyRounds } from "./legacy-input.js";
+import { cappedNotifications } from "./notification-caps.js";
 import { errorResponse, resultResponse } from "./respond.js";
 import type { ServerRuntime } from "./runtime.js";
 
@@ -134,10 +135,13 @@ export class LegacySession {
 
   private serveHandler(request: JsonRpcRequest, params: Result, env: LegacyRequestEnv): Promise<Result> {
     const { config, executor } = this.runtime;
+    // One budget for the whole request, across its input rounds.
+    const notify = cappedNotifications(env.notify ?? this.notify, config.limits, config.logger, request);
     return runLegacyRounds({
       round: (input) =>
         executor.run(
-          (abort) => invokeHandler(config, request.method, params, this.context(request, env, abort, input)),
+          (abort) =>
+            invokeHandler(config, request.method, params, this.context(request, env, abort, input, notify)),
           env.signal,
         ),
       capabilities: this.clientCapabilities,
@@ -197,6 +201,7 @@ export class LegacySession {
     env: LegacyRequestEnv,
     abort: LazyAbort,
     input: RoundInput,
+    notify: NotificationSink,
   ): RequestContext {
     const meta = isObject(request.params?._meta) ? request.params._meta : {};
     return requestContext(
@@ -212,7 +217,7 @@ export class LegacySession {
       abort,
       meta.progressToken,
       (level) => this.logLevel === undefined || levelAllows(this.logLevel, level),
-      env.notify ?? this.notify,
+      notify,
     );
   }
 }

@@ -11,6 +11,7 @@ import { methodNotFound } from "./errors.js";
 import { isInputRequired, type RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
 import { inputRequiredResult, NO_INPUT, readModernInput, spendState } from "./modern-input.js";
+import { cappedNotifications } from "./notification-caps.js";
 import type { ServerConfig } from "./options.js";
 import { errorResponse, resultResponse } from "./respond.js";
 import type { ServerRuntime } from "./runtime.js";
@@ -63,9 +64,15 @@ export async function serveModern(
         params.inputResponses === undefined && params.requestState === undefined
           ? NO_INPUT
           : await readModernInput(sealer, round);
+      const notify = cappedNotifications(env.notify, config.limits, config.logger, request);
       const answer = await executor.run(async (abort) => {
         await spendState(sealer, nonce);
-        return invokeHandler(config, request.method, params, modernContext(request, meta, env, abort, input));
+        return invokeHandler(
+          config,
+          request.method,
+          params,
+          modernContext(request, meta, abort, input, env, notify),
+        );
       }, env.signal);
       result = isInputRequired(answer)
         ? await inputRequiredResult(sealer, answer, round, meta.clientCapabilities)
@@ -97,9 +104,10 @@ function discoverResult(config: ServerConfig): { [key: string]: unknown } {
 function modernContext(
   request: JsonRpcRequest,
   meta: RequestMeta,
-  env: ModernRequestEnv,
   abort: LazyAbort,
   input: RoundInput,
+  env: ModernRequestEnv,
+  notify: NotificationSink,
 ): RequestContext {
   const minimum: LoggingLevel | undefined = meta.logLevel;
   return requestContext(
@@ -116,7 +124,7 @@ function modernContext(
     meta.progressToken,
     // 2026-07-28: no logLevel in the request's meta means no log messages for it.
     minimum === undefined ? noLogs : (level) => levelAllows(minimum, level),
-    env.notify,
+    notify,
   );
 }
 

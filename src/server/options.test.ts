@@ -177,11 +177,22 @@ describe("input rounds and subscriptions options", () => {
       maxSubscriptions: 1024,
       subscriptionQueueEvents: 256,
       subscriptionQueueBytes: 1_000_000,
+      maxNotificationsPerRequest: 256,
+      maxNotificationBytes: 1_000_000,
     });
-    for (const key of ["maxSubscriptions", "subscriptionQueueBytes", "requestStateTtlMs", "maxInputRounds"]) {
-      expect(configError(() => createServer({ serverInfo, handler: tools, [key]: 0 })).details).toEqual({
-        key,
-      });
+    for (const key of [
+      "maxSubscriptions",
+      "subscriptionQueueBytes",
+      "requestStateTtlMs",
+      "maxInputRounds",
+      "maxNotificationsPerRequest",
+      "maxNotificationBytes",
+    ]) {
+      for (const bad of [0, -1, 2.5, "10"]) {
+        expect(configError(() => createServer({ serverInfo, handler: tools, [key]: bad })).details).toEqual({
+          key,
+        });
+      }
     }
   });
 });

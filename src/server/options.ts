@@ -82,9 +82,17 @@ export interface ServerOptions {
   subscriptionQueueEvents?: number;
   /** 2026-07-28: bytes queued per subscription before it overflows and ends (default 1,000,000). */
   subscriptionQueueBytes?: number;
+  /**
+   * Notifications (progress, log messages) one request may send while it is served, on every transport
+   * (default 256). Past it, and past `maxNotificationBytes`, the request's further notifications are dropped:
+   * the handler goes on and its response is sent; the drop is logged once per request as a warning.
+   */
+  maxNotificationsPerRequest?: number;
+  /** Bytes of JSON one request's notifications may add up to (default 1,000,000); see `maxNotificationsPerRequest`. */
+  maxNotificationBytes?: number;
 }
 
-/** The bounds of subscriptions and server-to-client requests. */
+/** The bounds of input rounds, subscriptions, server-to-client requests and request notifications. */
 export interface ServerLimits {
   readonly requestStateTtlMs: number;
   readonly maxInputRounds: number;
@@ -93,6 +101,8 @@ export interface ServerLimits {
   readonly maxSubscriptions: number;
   readonly subscriptionQueueEvents: number;
   readonly subscriptionQueueBytes: number;
+  readonly maxNotificationsPerRequest: number;
+  readonly maxNotificationBytes: number;
 }
 
 /** The immutable, checked configuration a server runs on. */
@@ -122,6 +132,8 @@ const LIMIT_DEFAULTS: ServerLimits = {
   maxSubscriptions: 1024,
   subscriptionQueueEvents: 256,
   subscriptionQueueBytes: 1_000_000,
+  maxNotificationsPerRequest: 256,
+  maxNotificationBytes: 1_000_000,
 };
 
 const OPTION_KEYS = new Set([

@@ -33,6 +33,7 @@ export interface FrameLimits {
 export class FrameDecoder {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  private handedOver = 0;
 
   constructor(
     private readonly limits: FrameLimits,
@@ -44,28 +45,44 @@ export class FrameDecoder {
     return this.pendingBytes;
   }
 
+  /** Frames handed over so far (blank lines are not frames). */
+  get frames(): number {
+    return this.handedOver;
+  }
+
   /** Feeds a chunk. Throws `McpkitError` `MESSAGE_TOO_LARGE` naming the limit a frame or the buffer crossed. */
   push(chunk: Buffer): void {
-    let start = 0;
+    this.feed(chunk, 0, Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * Feeds `chunk` from byte `from`, handing over at most `maxFrames` frames. Returns where it stopped: the
+   * chunk's length once all of it was taken (an unterminated tail kept for the next chunk), else the first byte
+   * of the frame the budget left for later (feed the chunk again from there). Throws as {@link push}.
+   */
+  feed(chunk: Buffer, from: number, maxFrames: number): number {
+    let start = from;
+    let handed = 0;
     for (;;) {
       const newline = chunk.indexOf(NEWLINE, start);
       if (newline < 0) break;
+      if (handed >= maxFrames) return start;
       const length = this.pendingBytes + (newline - start);
       if (length > this.limits.maxFrameBytes) throw tooLarge("maxFrameBytes", this.limits.maxFrameBytes);
       if (this.pendingBytes === 0) {
         // The whole frame is in this chunk: decoded from it in place, no copy.
-        this.emit(chunk, start, newline);
+        if (this.emit(chunk, start, newline)) handed++;
       } else {
         const head = chunk.subarray(start, newline);
         const frame = Buffer.concat([...this.pending, head], this.pendingBytes + head.length);
         this.pending = [];
         this.pendingBytes = 0;
-        this.emit(frame, 0, frame.length);
+        if (this.emit(frame, 0, frame.length)) handed++;
       }
       start = newline + 1;
     }
     const rest = chunk.length - start;
-    if (rest === 0) return;
+    if (rest === 0) return chunk.length;
     if (this.pendingBytes + rest > this.limits.maxFrameBytes) {
       throw tooLarge("maxFrameBytes", this.limits.maxFrameBytes);
     }
@@ -75,12 +92,14 @@ export class FrameDecoder {
     // Copy: the stream may reuse the chunk's memory.
     this.pending.push(Buffer.from(chunk.subarray(start)));
     this.pendingBytes += rest;
+    return chunk.length;
   }
 
-  private emit(bytes: Buffer, start: number, stop: number): void {
+  /** Hands over one frame; false for a blank line (nothing handed over). */
+  private emit(bytes: Buffer, start: number, stop: number): boolean {
     let end = stop;
     if (end > start && bytes[end - 1] === CARRIAGE_RETURN) end--;
-    if (end === start) return;
+    if (end === start) return false;
     let blank = true;
     for (let i = start; i < end; i++) {
       const byte = bytes[i];
@@ -89,15 +108,17 @@ export class FrameDecoder {
         break;
       }
     }
-    if (blank) return;
+    if (blank) return false;
+    this.handedOver++;
     let text: string;
     try {
       text = utf8.decode(bytes.subarray(start, end));
     } catch {
       this.onFrame(new InvalidUtf8Frame(bytes.toString("utf8", start, end)));
-      return;
+      return true;
     }
     this.onFrame(text);
+    return true;
   }
 }
 

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import type { Readable, Writable } from "node:stream";
 import { McpkitError } from "../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../jsonrpc/message.js";
 import type {
@@ -11,6 +10,7 @@ import type {
 } from "../transports/transport.js";
 import { cleanupFailed, runCleanup, type StdioCleanupReport, type StdioExit, within } from "./cleanup.js";
 import { describeExit, describeFailure, exitDetails, notJsonRpc, withStderrTail } from "./end-errors.js";
+import { FramePacer } from "./frame-pacer.js";
 import {
   decodeFrame,
   encodeFrame,
@@ -25,6 +25,7 @@ import { type ProcessOps, systemProcessOps } from "./process-tree.js";
 import { type ChildEnvInput, checkDirectory, childEnvironment, resolveCommand } from "./spawn-config.js";
 import { forwardStderr, StderrCapture, type StderrHandler } from "./stderr.js";
 import { StderrTail } from "./stderr-tail.js";
+import { closedStream, drained } from "./stream-waits.js";
 
 /** Options of {@link launchStdio}. */
 export interface LaunchStdioOptions {
@@ -208,7 +209,8 @@ class StdioProcess implements LaunchedStdio {
   private writesStopped = false;
   /** Polls for the answer a moment after each write instead of sleeping at once (see `PollWindow`). */
   private readonly poll: PollWindow;
-  private readonly decoder: FrameDecoder;
+  /** Frames stdout at most `maxFramesPerTurn` frames per turn of the event loop. */
+  private readonly pacer: FramePacer;
   private readonly stderr: StderrCapture | undefined;
   private readonly tail: StderrTail;
   /** Stops forwarding stderr to this process's (`inherit` mode with a tail). */
@@ -232,10 +234,21 @@ class StdioProcess implements LaunchedStdio {
     private readonly ops: ProcessOps,
   ) {
     const { policy, onStderr } = launch;
-    this.decoder = new FrameDecoder(
+    const decoder = new FrameDecoder(
       { maxFrameBytes: policy.maxFrameBytes, maxPendingBytes: policy.maxPendingStdoutBytes },
       (frame) => this.frame(frame),
     );
+    this.pacer = new FramePacer(decoder, policy.maxFramesPerTurn, {
+      hold: () => this.child?.stdout?.pause(),
+      release: () => {
+        if (this.reading) this.child?.stdout?.resume();
+      },
+      fail: (error) => {
+        this.violation ??= inboundLimitError(error, { frame: "a stdout frame", pending: "stdout" });
+        this.deliver();
+      },
+      settled: () => this.deliver(),
+    });
     this.stderr = onStderr ? new StderrCapture(policy.maxStderrBytes, onStderr) : undefined;
     this.tail = new StderrTail(policy.stderrTailBytes);
     this.poll = new PollWindow(launch.pollMs);
@@ -340,7 +353,8 @@ class StdioProcess implements LaunchedStdio {
     }
     child.stdin?.on("error", (error) => void this.end({ kind: "io", error }));
     child.stdout?.on("data", (chunk: Buffer) => this.receive(chunk));
-    child.stdout?.on("end", () => void this.stdoutEnded());
+    // Frames held for a later turn came before the end: they are delivered first.
+    child.stdout?.on("end", () => this.pacer.afterHeld(() => void this.stdoutEnded()));
     child.stderr?.on("data", (chunk: Buffer) => {
       this.tail.push(chunk);
       this.stderr?.push(chunk);
@@ -396,11 +410,11 @@ class StdioProcess implements LaunchedStdio {
   private receive(chunk: Buffer): void {
     if (!this.reading || this.violation) return;
     this.poll.read();
-    try {
-      this.decoder.push(chunk);
-    } catch (error) {
-      this.violation ??= inboundLimitError(error, { frame: "a stdout frame", pending: "stdout" });
-    }
+    this.pacer.push(chunk);
+  }
+
+  /** Delivers the frames of one run (a chunk, or a later turn's share of one); a violation then ends it all. */
+  private deliver(): void {
     const batch = this.batch;
     this.batch = [];
     for (const message of batch) {
@@ -444,6 +458,7 @@ class StdioProcess implements LaunchedStdio {
     this.endKind = cause.kind;
     // After the root exits on its own, what it wrote before exiting is still delivered.
     this.reading = cause.kind === "exit";
+    if (!this.reading) this.pacer.stop();
     this.writesStopped = true;
     this.poll.stop();
     this.writeStop.abort();
@@ -472,6 +487,7 @@ class StdioProcess implements LaunchedStdio {
     this.report = report;
     await within(Promise.all([closedStream(child.stdout), closedStream(child.stderr)]), STREAM_END_MS);
     this.reading = false;
+    this.pacer.stop();
     for (const stream of child.stdio) stream?.destroy();
     this.stopForwarding();
     this.stderr?.end();
@@ -568,28 +584,6 @@ class StdioProcess implements LaunchedStdio {
     const exited = this.exitStatus ? `: the stdio server ${describeExit(this.exitStatus)}` : "";
     return new McpkitError("CLOSED", `the stdio transport is ${state}${exited}`);
   }
-}
-
-function drained(stream: Writable, stop: AbortSignal, refused: () => Promise<never>): Promise<void> {
-  return new Promise((resolve) => {
-    const settle = (outcome?: Promise<never>) => {
-      stream.off("drain", onDrain);
-      stream.off("close", onClose);
-      stop.removeEventListener("abort", onClose);
-      resolve(outcome);
-    };
-    const onDrain = () => settle();
-    const onClose = () => settle(refused());
-    stream.on("drain", onDrain);
-    stream.on("close", onClose);
-    stop.addEventListener("abort", onClose);
-    if (stop.aborted) onClose();
-  });
-}
-
-function closedStream(stream: Readable | null | undefined): Promise<void> {
-  if (!stream || stream.destroyed || stream.closed) return Promise.resolve();
-  return new Promise((resolve) => stream.once("close", () => resolve()));
 }
 
 function invalid(key: string, problem: string): McpkitError {

@@ -15,6 +15,11 @@ export interface StdioSecurityPolicy {
   /** Largest amount of stdout bytes waiting for their newline (default 4,000,000). */
   readonly maxPendingStdoutBytes: number;
   /**
+   * Inbound frames handled per turn of the event loop (default 100). Past it the reader pauses and goes on at
+   * the next turn, so a chunk of many small frames cannot hold up timers and other I/O.
+   */
+  readonly maxFramesPerTurn: number;
+  /**
    * `ignore` (default): stderr is discarded. `capture`: kept, bounded by `maxStderrBytes`, and handed only to
    * an explicit stderr handler, never logged. `inherit`: written to this process's stderr.
    */
@@ -39,6 +44,7 @@ const DEFAULT_POLICY: StdioSecurityPolicy = Object.freeze({
   maxFrameBytes: 1_000_000,
   maxOutboundFrameBytes: 1_000_000,
   maxPendingStdoutBytes: 4_000_000,
+  maxFramesPerTurn: 100,
   stderr: "ignore",
   maxStderrBytes: 64_000,
   stderrTailBytes: 4_096,
@@ -61,10 +67,11 @@ export type StdioPolicyInput = Partial<StdioSecurityPolicy> & { preset?: "defaul
 /** The largest `stderrTailBytes`: the tail is quoted in error messages. */
 export const MAX_STDERR_TAIL_BYTES = 65_536;
 
-const SIZE_KEYS = [
+const POSITIVE_KEYS = [
   "maxFrameBytes",
   "maxOutboundFrameBytes",
   "maxPendingStdoutBytes",
+  "maxFramesPerTurn",
   "maxStderrBytes",
 ] as const;
 
@@ -84,7 +91,7 @@ export function stdioPolicy(input: StdioPolicyInput = {}): StdioSecurityPolicy {
     if (!(key in DEFAULT_POLICY)) throw invalid(key, "is not a stdio policy key");
   }
   const policy = { ...base, ...definedOnly(overrides) };
-  for (const key of SIZE_KEYS) {
+  for (const key of POSITIVE_KEYS) {
     if (!Number.isSafeInteger(policy[key]) || policy[key] <= 0)
       throw invalid(key, "must be a positive integer");
   }

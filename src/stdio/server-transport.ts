@@ -18,6 +18,7 @@ import type {
   TransportCloseReason,
   TransportHandlers,
 } from "../transports/transport.js";
+import { FramePacer } from "./frame-pacer.js";
 import {
   decodeRequestFrame,
   encodeFrame,
@@ -37,8 +38,9 @@ export interface StdioServerTransportOptions {
   output?: Writable;
   /**
    * Frame limits, as a policy or policy input (see `stdioPolicy`). The server side uses `maxFrameBytes`,
-   * `maxPendingStdoutBytes` (bytes read from the input and still waiting for their newline) and
-   * `maxOutboundFrameBytes`; the launcher-only keys are ignored. Default: the `default` preset.
+   * `maxPendingStdoutBytes` (bytes read from the input and still waiting for their newline),
+   * `maxFramesPerTurn` and `maxOutboundFrameBytes`; the launcher-only keys are ignored. Default: the `default`
+   * preset.
    */
   policy?: StdioPolicyInput | StdioSecurityPolicy;
   /**
@@ -83,6 +85,9 @@ interface DrainWaiter {
  *   written; when it is a response, the peer gets a -32603 error for that id instead, so it does not wait.
  * - Output backpressure is respected: while the output has not drained, further writes wait and the input is
  *   paused.
+ * - At most `maxFramesPerTurn` (100) inbound frames are handled per turn of the event loop: past it the input
+ *   pauses and the rest of the chunk waits for the next turn, so a flood of small frames cannot hold up timers
+ *   and other I/O.
  * - After each write the event loop keeps polling for up to `pollAfterWriteMs` (0.1 ms, backing off while the
  *   peer does not write that fast), so that a request that follows at once is read without a sleep first.
  * - When the input ends, requests already received are answered (for up to `drainTimeoutMs`), then the
@@ -106,7 +111,8 @@ export class StdioServerTransport implements Transport {
   private readonly ownsInput: boolean;
   private readonly policy: StdioSecurityPolicy;
   private readonly drainTimeoutMs: number;
-  private readonly decoder: FrameDecoder;
+  /** Frames the input at most `maxFramesPerTurn` frames per turn of the event loop. */
+  private readonly pacer: FramePacer;
   private handlers: TransportHandlers | undefined;
   private state: State = "new";
   /** While a write waits for `drain`, the writes after it wait behind it, in order; otherwise none waits. */
@@ -135,10 +141,22 @@ export class StdioServerTransport implements Transport {
     this.ownsInput = options.input === undefined;
     this.input = options.input ?? process.stdin;
     this.output = options.output ?? process.stdout;
-    this.decoder = new FrameDecoder(
+    const decoder = new FrameDecoder(
       { maxFrameBytes: this.policy.maxFrameBytes, maxPendingBytes: this.policy.maxPendingStdoutBytes },
       (frame) => this.onFrame(frame),
     );
+    this.pacer = new FramePacer(decoder, this.policy.maxFramesPerTurn, {
+      hold: () => this.input.pause(),
+      // Output backpressure holds the input too: only its drain resumes it then.
+      release: () => {
+        if (this.state === "open" && this.drainWaiter === undefined) this.input.resume();
+      },
+      fail: (error) =>
+        this.finish({
+          kind: "error",
+          error: inboundLimitError(error, { frame: "an inbound frame", pending: "input" }),
+        }),
+    });
   }
 
   /** The launch-static identity every inbound message carries (the `identity` option); undefined without. */
@@ -208,18 +226,16 @@ export class StdioServerTransport implements Transport {
   private readonly onData = (chunk: Buffer | string): void => {
     if (this.state !== "open") return;
     this.poll.read();
-    try {
-      this.decoder.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
-    } catch (error) {
-      this.finish({
-        kind: "error",
-        error: inboundLimitError(error, { frame: "an inbound frame", pending: "input" }),
-      });
-    }
+    this.pacer.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
   };
 
   private readonly onInputEnd = (): void => {
     if (this.state !== "open") return;
+    // Frames held for a later turn came before the end: they are handled first.
+    if (this.pacer.holding) {
+      this.pacer.afterHeld(this.onInputEnd);
+      return;
+    }
     this.state = "draining";
     this.stopReading();
     if (this.unanswered.size === 0 || this.drainTimeoutMs === 0) {
@@ -244,7 +260,7 @@ export class StdioServerTransport implements Transport {
   private readonly onDrain = (): void => {
     const waiter = this.drainWaiter;
     this.drainWaiter = undefined;
-    if (this.state === "open") this.input.resume();
+    if (this.state === "open" && !this.pacer.holding) this.input.resume();
     waiter?.resolve();
   };
 
@@ -350,6 +366,7 @@ export class StdioServerTransport implements Transport {
     if (this.state === "closed") return;
     this.state = "closed";
     this.poll.stop();
+    this.pacer.stop();
     if (this.drainTimer !== undefined) clearTimeout(this.drainTimer);
     this.stopReading();
     this.input.off("end", this.onInputEnd);

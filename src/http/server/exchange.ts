@@ -2,7 +2,12 @@ import { unencodableResponse, utf8Length } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import { LazyAbort } from "../../jsonrpc/lazy-abort.js";
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcResponse } from "../../jsonrpc/message.js";
+import type {
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcResponse,
+  RequestId,
+} from "../../jsonrpc/message.js";
 import type { ServerLogger } from "../../server/options.js";
 import type { Clock } from "./clock.js";
 import { emptyResponse, jsonResponse } from "./responses.js";
@@ -23,7 +28,21 @@ export interface ExchangeOptions {
   /** Registers the callback to run when the client goes away. */
   onGone: (callback: () => void) => void;
   logger: ServerLogger;
+  /**
+   * A deadline for the answer (2025-11-25 POSTs: `legacySseTimeoutMs`): past it the request is answered
+   * `-32603` "Request timeout" for `id` and `signal` fires. None when absent.
+   */
+  timeout?: ExchangeTimeout;
 }
+
+/** The deadline of an {@link ResponseExchange}: its length, and the id its timeout error answers. */
+export interface ExchangeTimeout {
+  readonly ms: number;
+  readonly id: RequestId;
+}
+
+/** Message of the error a 2025-11-25 POST gets when its answer outlasts `legacySseTimeoutMs`. */
+export const REQUEST_TIMEOUT_MESSAGE = "Request timeout";
 
 /**
  * The HTTP answer to one JSON-RPC request: JSON, or an SSE stream carrying the request's progress and log
@@ -32,7 +51,9 @@ export interface ExchangeOptions {
  * code calls for another status than 200), else as a one-event stream. The
  * response is bounded by `maxResponseBytes` (a notification past it is dropped; a response past it becomes
  * `-32603` `response_too_large`, with status 500 when nothing was sent yet). When the client closes the stream
- * (or goes away before the answer), `signal` fires so the handler stops.
+ * (or goes away before the answer), `signal` fires so the handler stops. With a `timeout`, an answer that has
+ * not come by then is replaced by `-32603` "Request timeout": status 504 when nothing was sent yet, else the
+ * stream's last event; then `signal` fires, and the handler's late answer is dropped.
  */
 export class ResponseExchange {
   /** Fires when the client goes away (an `AbortSignal` is made only if someone asks the handle for one). */
@@ -43,6 +64,7 @@ export class ResponseExchange {
   private state: "pending" | "streaming" | "done" = "pending";
   private resolve!: (answer: Answer) => void;
   private firstKeepAlive: unknown;
+  private deadline: unknown;
   private dropped = false;
 
   constructor(private readonly options: ExchangeOptions) {
@@ -50,6 +72,10 @@ export class ResponseExchange {
       this.resolve = resolve;
     });
     options.onGone(() => this.cancel());
+    const timeout = options.timeout;
+    if (timeout !== undefined) {
+      this.deadline = options.clock.setTimeout(() => this.timedOut(timeout.id, timeout.ms), timeout.ms);
+    }
     if (!options.json && options.keepAliveMs > 0) {
       this.firstKeepAlive = options.clock.setTimeout(() => {
         if (this.state === "pending") this.commit({}).keepalive();
@@ -111,7 +137,7 @@ export class ResponseExchange {
   finish(response: JsonRpcResponse, headers: { [name: string]: string } = {}): void {
     // Already answered, or the client closed the stream: a late answer has nowhere to go.
     if (this.state === "done") return;
-    this.clearFirstKeepAlive();
+    this.clearTimers();
     let json = this.encode(response);
     let tooLarge = false;
     const sent = this.stream?.bytesWritten ?? 0;
@@ -146,7 +172,7 @@ export class ResponseExchange {
   /** Ends the exchange without a response (the client cancelled the request): 202, or the stream just ends. */
   abandon(): void {
     if (this.state === "done") return;
-    this.clearFirstKeepAlive();
+    this.clearTimers();
     const pending = this.state === "pending";
     this.state = "done";
     if (pending) this.resolve(emptyResponse(202));
@@ -190,12 +216,51 @@ export class ResponseExchange {
 
   private cancel(): void {
     if (this.signal.aborted) return;
-    this.clearFirstKeepAlive();
+    this.clearTimers();
     if (this.state === "streaming") {
       this.state = "done";
       this.stream?.close();
     }
     this.signal.abort(new McpkitError("ABORTED", "the client closed the response stream"));
+  }
+
+  /**
+   * The deadline passed with no answer: `-32603` "Request timeout" goes out (504 when nothing was sent, else as
+   * the stream's last event), then the handler's signal fires.
+   */
+  private timedOut(id: RequestId, ms: number): void {
+    this.deadline = undefined;
+    if (this.state === "done") return;
+    // Cancelled, with a handler slow to stop: a cancelled request gets no answer.
+    if (this.signal.aborted) {
+      this.abandon();
+      return;
+    }
+    this.clearTimers();
+    const json = JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      error: { code: ErrorCode.InternalError, message: REQUEST_TIMEOUT_MESSAGE },
+    });
+    if (this.state === "pending") this.resolve(jsonResponse(504, json));
+    else {
+      this.stream?.event(json);
+      this.stream?.close();
+    }
+    this.state = "done";
+    this.options.logger.warn("a request outlasted legacySseTimeoutMs", { id, limit: ms });
+    this.signal.abort(
+      new McpkitError("TIMEOUT", `no answer within legacySseTimeoutMs (${ms} ms)`, {
+        details: { limit: ms },
+      }),
+    );
+  }
+
+  private clearTimers(): void {
+    this.clearFirstKeepAlive();
+    if (this.deadline === undefined) return;
+    this.options.clock.clearTimeout(this.deadline);
+    this.deadline = undefined;
   }
 
   private clearFirstKeepAlive(): void {

@@ -5,7 +5,7 @@ import { isObject, isRequest, isResponse } from "../../jsonrpc/message.js";
 import { McpHeader } from "../../protocol/routing-headers.js";
 import { LEGACY_VERSION } from "../../protocol/versions.js";
 import type { Endpoint } from "./endpoint.js";
-import { ResponseExchange } from "./exchange.js";
+import { type ExchangeTimeout, ResponseExchange } from "./exchange.js";
 import { ANONYMOUS_PRINCIPAL, principalOf, resolveIdentity, samePrincipal } from "./identity.js";
 import { addressKey } from "./remote-address.js";
 import {
@@ -50,8 +50,9 @@ export async function legacyPost(
   if (session.inFlight.has(message.id)) {
     throw refusal(400, ErrorCode.InvalidRequest, "Invalid Request: duplicate request id");
   }
-  // Its signal fires on notifications/cancelled, on the client closing the stream, and when the session closes.
-  const exchange = exchangeFor(endpoint, request);
+  // Its signal fires on notifications/cancelled, on the client closing the stream, when the session closes, and
+  // past legacySseTimeoutMs.
+  const exchange = exchangeFor(endpoint, request, { ms: endpoint.config.legacySseTimeoutMs, id: message.id });
   session.inFlight.set(message.id, exchange);
   endpoint.sessions.enter(session);
   // Server-to-client requests of this request go on its own stream; a JSON answer cannot carry them, so they
@@ -232,10 +233,11 @@ async function boundSession(endpoint: Endpoint, request: RequestView) {
   return { session, identity };
 }
 
-function exchangeFor(endpoint: Endpoint, request: RequestView): ResponseExchange {
+function exchangeFor(endpoint: Endpoint, request: RequestView, timeout?: ExchangeTimeout): ResponseExchange {
   const { config, logger } = endpoint;
   const accepted = endpoint.accepts(request);
   return new ResponseExchange({
+    ...(timeout === undefined ? {} : { timeout }),
     json: config.enableJsonResponse || !accepted.sse,
     jsonFirst: accepted.json,
     maxResponseBytes: config.maxResponseBytes,

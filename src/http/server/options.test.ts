@@ -20,6 +20,7 @@ describe("HTTP handler options", () => {
       maxResponseBytes: 8_000_000,
       enableJsonResponse: false,
       keepAliveMs: 15_000,
+      legacySseTimeoutMs: 25_000,
       authenticate: undefined,
       toolSchemas: undefined,
       sessions: {
@@ -40,6 +41,9 @@ describe("HTTP handler options", () => {
     [{ maxBodyBytes: 0 }, "maxBodyBytes"],
     [{ maxResponseBytes: 1.5 }, "maxResponseBytes"],
     [{ keepAliveMs: -1 }, "keepAliveMs"],
+    [{ legacySseTimeoutMs: 0 }, "legacySseTimeoutMs"],
+    [{ legacySseTimeoutMs: 2.5 }, "legacySseTimeoutMs"],
+    [{ legacySseTimeoutMs: "25s" }, "legacySseTimeoutMs"],
     [{ enableJsonResponse: "yes" }, "enableJsonResponse"],
     [{ authenticate: "token" }, "authenticate"],
     [{ allowedHosts: "localhost" }, "allowedHosts"],

@@ -85,6 +85,13 @@ export interface HttpHandlerOptions {
   enableJsonResponse?: boolean;
   /** Interval of SSE keepalive comments (default 15,000 ms; 0 turns them off). */
   keepAliveMs?: number;
+  /**
+   * 2025-11-25: how long a POSTed request may take to be answered (default 25,000 ms). Past it the request is
+   * answered `-32603` "Request timeout" (HTTP 504 when nothing of the answer was sent yet; else the last event
+   * of its SSE stream, which then closes) and the handler's signal fires. It comes before the server's
+   * `handlerTimeoutMs` (30,000) by default; raise both for long tools.
+   */
+  legacySseTimeoutMs?: number;
   /** Resolves the identity of a request (default: every request is anonymous). */
   authenticate?: Authenticate;
   /** Tool input schemas for the `Mcp-Param-*` checks: a static map (checked now) or a resolver. */
@@ -102,6 +109,7 @@ export interface HttpConfig {
   readonly maxResponseBytes: number;
   readonly enableJsonResponse: boolean;
   readonly keepAliveMs: number;
+  readonly legacySseTimeoutMs: number;
   readonly authenticate: Authenticate | undefined;
   /** Static schemas, their annotations compiled; or the resolver. */
   readonly toolSchemas: ReadonlyMap<string, readonly HeaderParam[]> | ToolSchemaResolver | undefined;
@@ -116,6 +124,7 @@ const OPTION_KEYS = new Set([
   "maxResponseBytes",
   "enableJsonResponse",
   "keepAliveMs",
+  "legacySseTimeoutMs",
   "authenticate",
   "toolSchemas",
   "sessions",
@@ -160,6 +169,7 @@ export function buildHttpConfig(options: HttpHandlerOptions): HttpConfig {
     maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, 8_000_000),
     enableJsonResponse: options.enableJsonResponse ?? false,
     keepAliveMs: nonNegative("keepAliveMs", options.keepAliveMs, 15_000),
+    legacySseTimeoutMs: positive("legacySseTimeoutMs", options.legacySseTimeoutMs, 25_000),
     authenticate: options.authenticate,
     toolSchemas: checkToolSchemas(options.toolSchemas),
     sessions: checkSessions(options.sessions),
