@@ -1,10 +1,10 @@
+import type { Clock } from "../../jsonrpc/clock.js";
 import { unencodableResponse, utf8Length } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import { LazyAbort } from "../../jsonrpc/lazy-abort.js";
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcResponse } from "../../jsonrpc/message.js";
 import type { ServerLogger } from "../../server/options.js";
-import type { Clock } from "./clock.js";
 import { emptyResponse, jsonResponse } from "./responses.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
 import type { Answer } from "./view.js";
