@@ -1,4 +1,5 @@
 import { McpkitError } from "../jsonrpc/errors.js";
+import { DEFAULT_LOG_INTERVAL_MS, limitLogger } from "../jsonrpc/log-limiter.js";
 import { isObject } from "../jsonrpc/message.js";
 import { DEFAULT_MAX_PENDING } from "../jsonrpc/pending.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
@@ -54,6 +55,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   "onLog",
   "onProgress",
   "logger",
+  "logIntervalMs",
   "onInputRequired",
   "onSampling",
   "onElicitation",
@@ -130,6 +132,10 @@ export function resolveClientOptions(options: unknown): ClientConfig {
   if (!isObject(logger) || typeof logger.warn !== "function") {
     throw invalid("logger", "must have a warn(message, details) method");
   }
+  const logIntervalMs = options.logIntervalMs ?? DEFAULT_LOG_INTERVAL_MS;
+  if (typeof logIntervalMs !== "number" || !Number.isSafeInteger(logIntervalMs) || logIntervalMs < 0) {
+    throw invalid("logIntervalMs", "must be a non-negative integer");
+  }
   return {
     transport: transport as unknown as Transport,
     clientInfo: info as Implementation,
@@ -142,7 +148,7 @@ export function resolveClientOptions(options: unknown): ClientConfig {
     onNotification: options.onNotification as ClientConfig["onNotification"],
     onLog: options.onLog as ClientConfig["onLog"],
     onProgress: options.onProgress as ClientConfig["onProgress"],
-    logger: logger as unknown as ClientLogger,
+    logger: limitLogger(logger as unknown as ClientLogger, logIntervalMs),
     input: {
       onInputRequired: options.onInputRequired as InputOptions["onInputRequired"],
       onSampling: options.onSampling as InputOptions["onSampling"],
