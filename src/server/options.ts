@@ -47,7 +47,8 @@ export interface ServerOptions {
   /**
    * Handler calls that may wait for a slot when all are taken (default 1,024; 0 refuses at once). Waiting counts
    * against `handlerTimeoutMs`; a call that finds the queue full gets `-32603` "handler capacity reached" with
-   * `data.retryAfterMs`.
+   * `data.retryAfterMs` (over HTTP in a 200 with `Retry-After`, which the official clients handle; a 503 they
+   * do not).
    */
   maxQueuedHandlers?: number;
   /** Where problems that cannot reach a peer are reported (default: `console.warn` / `console.error`). */
