@@ -1,4 +1,5 @@
 import { McpkitError } from "../jsonrpc/errors.js";
+import { DEFAULT_LOG_INTERVAL_MS, limitLogger } from "../jsonrpc/log-limiter.js";
 import { isObject } from "../jsonrpc/message.js";
 import { DEFAULT_MAX_PENDING } from "../jsonrpc/pending.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
@@ -62,6 +63,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   "onProgress",
   "onTransportError",
   "logger",
+  "logIntervalMs",
   "onInputRequired",
   "onSampling",
   "onElicitation",
@@ -141,6 +143,10 @@ export function resolveClientOptions(options: unknown): ClientConfig {
   if (!isObject(logger) || typeof logger.warn !== "function") {
     throw invalid("logger", "must have a warn(message, details) method");
   }
+  const logIntervalMs = options.logIntervalMs ?? DEFAULT_LOG_INTERVAL_MS;
+  if (typeof logIntervalMs !== "number" || !Number.isSafeInteger(logIntervalMs) || logIntervalMs < 0) {
+    throw invalid("logIntervalMs", "must be a non-negative integer");
+  }
   return {
     transport: transport as unknown as Transport,
     clientInfo: info as Implementation,
@@ -154,7 +160,7 @@ export function resolveClientOptions(options: unknown): ClientConfig {
     onLog: options.onLog as ClientConfig["onLog"],
     onProgress: options.onProgress as ClientConfig["onProgress"],
     onTransportError: options.onTransportError as ClientConfig["onTransportError"],
-    logger: logger as unknown as ClientLogger,
+    logger: limitLogger(logger as unknown as ClientLogger, logIntervalMs),
     input: {
       onInputRequired: options.onInputRequired as InputOptions["onInputRequired"],
       onSampling: options.onSampling as InputOptions["onSampling"],

@@ -3,7 +3,9 @@ import { isObject } from "../jsonrpc/message.js";
 import type { CallToolResult, JsonSchema } from "../protocol/types/tools.js";
 import {
   describeIssues,
+  issuesOfThrow,
   type JsonSchemaValidatorFactory,
+  type ValidationIssue,
   type ValueValidator,
 } from "../protocol/validation.js";
 import { loadJsonSchemaValidator } from "../validation/load.js";
@@ -66,7 +68,12 @@ export class OutputSchemas {
         });
       }
     }
-    const issues = entry.validator(result.structuredContent);
+    let issues: readonly ValidationIssue[];
+    try {
+      issues = entry.validator(result.structuredContent);
+    } catch (error) {
+      issues = issuesOfThrow(result.structuredContent, error);
+    }
     if (issues.length === 0) return;
     throw new McpkitError(
       "INVALID_RESULT",

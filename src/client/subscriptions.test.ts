@@ -105,7 +105,8 @@ describe("subscriptions/listen", () => {
     const seen: ServerNotification[] = [];
     const { sub, emit, ack, server, warnings } = await listening(
       { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ["file:///a"] },
-      { client: { onNotification: (n) => seen.push(n) } },
+      // Every drop logged (no rate limit), so that each one can be counted.
+      { client: { onNotification: (n) => seen.push(n), logIntervalMs: 0 } },
     );
     await ack({ toolsListChanged: true, resourceSubscriptions: ["file:///a"] });
     await emit("notifications/prompts/list_changed"); // requested, not honoured
@@ -208,7 +209,8 @@ describe("ending a subscription", () => {
     const seen: ServerNotification[] = [];
     const { sub, server, request, emit, ack } = await listening(
       { toolsListChanged: true },
-      { client: { onNotification: (n) => seen.push(n) } },
+      // Every drop logged (no rate limit), so that each one can be counted.
+      { client: { onNotification: (n) => seen.push(n), logIntervalMs: 0 } },
     );
     await ack();
     const loop = (async () => {

@@ -88,6 +88,13 @@ export interface ClientOptions extends InputOptions {
    * dropped, with one `logger.warn` per burst (the count of a burst goes to `logger.debug` once it drained).
    */
   maxQueuedNotifications?: number;
+  /**
+   * Rate limit of the logger, so that a server cannot drive log volume (default 60,000 ms; 0 logs every line):
+   * the first line of a kind is logged, further ones within this interval are only counted, and one line then
+   * says how many (`dropped a response for an unknown request id: 9999 more in the last 60 s`). The client
+   * passes its limited logger to its transport.
+   */
+  logIntervalMs?: number;
   /** 2026-07-28: most subscriptions open at once (default 64); one more is refused with `CAPACITY`. */
   maxSubscriptions?: number;
   /** 2026-07-28: the default event queue of a subscription (default 256); see `ListenOptions.queueSize`. */

@@ -3,6 +3,7 @@
  * client transport on the platform's `fetch` or on any {@link HttpClient} (`nodeHttp()` from `mcpkit/node`).
  */
 
+export type { Clock } from "../jsonrpc/clock.js";
 export type { HeaderParam } from "../protocol/routing-headers.js";
 export type {
   HeaderRecord,
@@ -29,7 +30,6 @@ export {
   type StreamableHttpClientOptions,
   StreamableHttpClientTransport,
 } from "./client/transport.js";
-export type { Clock } from "./server/clock.js";
 export { createHttpHandler, type HttpHandler } from "./server/handler.js";
 export type {
   Authenticate,

@@ -1,3 +1,4 @@
+import { nestsDeeperThan } from "../jsonrpc/json-depth.js";
 import type { JsonSchema } from "./types/tools.js";
 
 /** One problem a validator found: where (a JSON Pointer, `""` for the value itself) and what. */
@@ -34,3 +35,24 @@ export function toPointer(segments: readonly PropertyKey[]): string {
   }
   return pointer;
 }
+
+/** Levels past which a value that made a validator throw is reported as too deep rather than rethrown. */
+export const VALIDATION_DEPTH_HINT = 64;
+
+/**
+ * What to make of a validator that threw on `value`: a recursive schema walks a deeply nested value until the
+ * stack overflows (`JSON.parse` reads half a million levels from a 1 MB message), so a value nested more than
+ * {@link VALIDATION_DEPTH_HINT} levels is invalid, with one issue at the root saying so. Any other throw is the
+ * validator's own: `error` is rethrown.
+ */
+export function issuesOfThrow(value: unknown, error: unknown): readonly ValidationIssue[] {
+  if (!nestsDeeperThan(value, VALIDATION_DEPTH_HINT)) throw error;
+  return TOO_DEEP_ISSUES;
+}
+
+const TOO_DEEP_ISSUES: readonly ValidationIssue[] = Object.freeze([
+  Object.freeze({
+    path: "",
+    message: `nests too deep to validate (more than ${VALIDATION_DEPTH_HINT} levels, and the validator gave up)`,
+  }),
+]);

@@ -1,11 +1,14 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { JsonRpcMessage } from "../jsonrpc/message.js";
 import type { Transport, TransportHandlers } from "../transports/transport.js";
 import { ServerBuilder } from "./builder.js";
 
 const PING: JsonRpcMessage = { jsonrpc: "2.0", id: 1, method: "ping" };
 
-async function connectWith(send: (message: JsonRpcMessage) => Promise<void>) {
+async function connectWith(
+  send: (message: JsonRpcMessage) => Promise<void>,
+  options: { logIntervalMs?: number } = {},
+) {
   let handlers: TransportHandlers | undefined;
   const transport = {
     start: async (h: TransportHandlers) => {
@@ -18,6 +21,7 @@ async function connectWith(send: (message: JsonRpcMessage) => Promise<void>) {
   const server = new ServerBuilder({
     serverInfo: { name: "t", version: "1.0.0" },
     logger: { warn, error: () => {} },
+    ...options,
   }).build();
   await server.connect(transport);
   return { deliver: (message: JsonRpcMessage) => handlers?.message(message), warn };
@@ -54,5 +58,39 @@ describe("ServerConnection: a response the transport cannot send", () => {
     deliver(PING);
     await vi.waitFor(() => expect(sent).toHaveLength(2));
     expect(sent[1]).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+  });
+});
+
+describe("ServerConnection: log lines a peer can trigger are rate-limited", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const response = (id: number): JsonRpcMessage => ({ jsonrpc: "2.0", id, result: {} });
+
+  it("logs one of 10,000 unsolicited responses, then one line with the count when the interval ends", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { deliver, warn } = await connectWith(async () => {});
+    for (let id = 1; id <= 10_000; id++) deliver(response(id));
+    expect(warn.mock.calls).toEqual([["dropped a response to no request", { id: 1 }]]);
+    vi.advanceTimersByTime(60_000);
+    expect(warn.mock.calls.slice(1)).toEqual([
+      ["dropped a response to no request: 9999 more in the last 60 s", { count: 9_999, intervalMs: 60_000 }],
+    ]);
+    // A steady stream costs two lines per interval.
+    for (let id = 1; id <= 1_000; id++) deliver(response(id));
+    vi.advanceTimersByTime(60_000);
+    expect(warn).toHaveBeenCalledTimes(4);
+  });
+
+  it("logs every line with logIntervalMs: 0, and refuses a negative or fractional interval", async () => {
+    const { deliver, warn } = await connectWith(async () => {}, { logIntervalMs: 0 });
+    for (let id = 1; id <= 5; id++) deliver(response(id));
+    expect(warn).toHaveBeenCalledTimes(5);
+    for (const logIntervalMs of [-1, 1.5]) {
+      expect(() =>
+        new ServerBuilder({ serverInfo: { name: "t", version: "1.0.0" }, logIntervalMs }).build(),
+      ).toThrow("server option logIntervalMs must be a non-negative integer");
+    }
   });
 });

@@ -6,10 +6,12 @@ export const ANONYMOUS_FINGERPRINT = "anonymous";
 
 /**
  * A stable text form of a JSON-like value: object keys sorted, `undefined`, functions and symbols left out,
- * bigints as `"<n>n"`. Throws on a cycle or nesting deeper than 32 levels (such a value has no canonical form).
+ * bigints as `"<n>n"`. Throws on a cycle or on objects and arrays nested more than `maxDepth` levels (32 by
+ * default; `{}` is one): such a value has no canonical form. Callers that take the value from a peer check its
+ * depth first, to answer with a typed error.
  */
-export function canonicalJson(value: unknown): string {
-  return canonical(value, new Set(), 0);
+export function canonicalJson(value: unknown, maxDepth = MAX_DEPTH): string {
+  return canonical(value, new Set(), 0, maxDepth);
 }
 
 /** SHA-256 of `text` (UTF-8), as 64 lowercase hex characters. */
@@ -73,10 +75,10 @@ function named(principal: string): string {
 
 /** Why `value` is not plain JSON (whose canonical form loses nothing), or `undefined` when it is. */
 function plainJsonProblem(value: unknown, depth: number): string | undefined {
-  if (depth > MAX_DEPTH) return "it nests too deep";
   if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
   if (typeof value === "number") return Number.isFinite(value) ? undefined : "a number is not finite";
   if (typeof value !== "object") return `it holds a ${typeof value}`;
+  if (depth >= MAX_DEPTH) return "it nests too deep";
   const proto = Object.getPrototypeOf(value);
   if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) {
     return "it holds a class instance, a Map or another non-plain object";
@@ -101,8 +103,7 @@ export async function identityFingerprint(identity: unknown): Promise<string> {
   return sha256Hex(principalText(identity));
 }
 
-function canonical(value: unknown, ancestors: Set<object>, depth: number): string {
-  if (depth > MAX_DEPTH) throw new Error("value nests too deep");
+function canonical(value: unknown, ancestors: Set<object>, depth: number, maxDepth: number): string {
   switch (typeof value) {
     case "string":
     case "number":
@@ -112,14 +113,20 @@ function canonical(value: unknown, ancestors: Set<object>, depth: number): strin
       return JSON.stringify(`${value}n`);
     case "object": {
       if (value === null) return "null";
+      if (depth >= maxDepth) throw new Error("value nests too deep");
       if (ancestors.has(value)) throw new Error("value has a cycle");
       ancestors.add(value);
       const out = Array.isArray(value)
-        ? `[${value.map((item) => canonical(item, ancestors, depth + 1) || "null").join(",")}]`
+        ? `[${value.map((item) => canonical(item, ancestors, depth + 1, maxDepth) || "null").join(",")}]`
         : `{${Object.keys(value)
             .sort()
             .flatMap((key) => {
-              const item = canonical((value as { [key: string]: unknown })[key], ancestors, depth + 1);
+              const item = canonical(
+                (value as { [key: string]: unknown })[key],
+                ancestors,
+                depth + 1,
+                maxDepth,
+              );
               return item === "" ? [] : [`${JSON.stringify(key)}:${item}`];
             })
             .join(",")}}`;

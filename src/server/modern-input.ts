@@ -1,5 +1,6 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError } from "../jsonrpc/errors.js";
+import { nestsDeeperThan } from "../jsonrpc/json-depth.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import { invalidParams } from "./errors.js";
 import { identityFingerprint } from "./fingerprint.js";
@@ -10,7 +11,13 @@ import {
   missingCapabilities,
   type RoundInput,
 } from "./input.js";
-import { isInputResponses, type RequestStateSealer, type StateRefusal } from "./request-state.js";
+import {
+  boundParams,
+  isInputResponses,
+  MAX_BOUND_DEPTH,
+  type RequestStateSealer,
+  type StateRefusal,
+} from "./request-state.js";
 
 type Params = { [key: string]: unknown };
 
@@ -38,8 +45,9 @@ export interface ModernInput {
  * Reads the retry fields of a 2026-07-28 `tools/call`, `prompts/get` or `resources/read` before its handler
  * runs: `inputResponses` must be an object of result objects, `requestState` a string that this server sealed
  * for the same principal, method and params, not yet expired. Anything else throws `-32602`, and the handler is
- * never called. Other methods carry no input: their fields are ignored. In single-use mode the state is spent
- * later, by {@link spendState}, when the handler is about to run.
+ * never called; so do params nested deeper than 32 levels with a `requestState` (they cannot be bound). Other
+ * methods carry no input: their fields are ignored. In single-use mode the state is spent later, by
+ * {@link spendState}, when the handler is about to run.
  */
 export async function readModernInput(sealer: RequestStateSealer, round: ModernRound): Promise<ModernInput> {
   if (!INPUT_REQUIRED_METHODS.has(round.method)) return NO_INPUT;
@@ -79,7 +87,8 @@ export async function spendState(sealer: RequestStateSealer, nonce: string | und
 /**
  * The `InputRequiredResult` a handler's `inputRequired()` becomes in 2026-07-28: `resultType`,
  * `inputRequests` and, when the handler passed a state, `requestState` sealed for this request. Throws
- * `-32021` with `data.requiredCapabilities` when this request's client capabilities cannot answer the requests.
+ * `-32021` with `data.requiredCapabilities` when this request's client capabilities cannot answer the requests,
+ * and `-32602` (`data.reason: "too_deep"`) when a state is to be sealed for params nested deeper than 32 levels.
  */
 export async function inputRequiredResult(
   sealer: RequestStateSealer,
@@ -102,7 +111,16 @@ export async function inputRequiredResult(
   return result;
 }
 
+/** What a state of this round is bound to; params too deep to bind are the client's fault: `-32602`. */
 async function bindingOf(round: ModernRound) {
+  // The params object is one level above its members.
+  if (nestsDeeperThan(boundParams(round.params), MAX_BOUND_DEPTH + 1)) {
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params: params nest deeper than ${MAX_BOUND_DEPTH} levels, too deep to bind a requestState to`,
+      { reason: "too_deep", maxDepth: MAX_BOUND_DEPTH },
+    );
+  }
   return {
     principal: await identityFingerprint(round.identity),
     method: round.method,

@@ -13,6 +13,13 @@ import type { Server } from "./server.js";
 useWireValidation();
 
 const ALL = { sampling: {}, elicitation: {}, roots: {} };
+/** `levels` nested objects around a number. */
+function nested(levels: number): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < levels; i++) value = { a: value };
+  return value;
+}
+
 const caps = (capabilities: object = ALL) => ({ "io.modelcontextprotocol/clientCapabilities": capabilities });
 
 let server: Server;
@@ -218,6 +225,47 @@ describe.each([false, true])("2026-07-28 input rounds (singleUseState: %s)", (si
       requiredCapabilities: { elicitation: { url: {} } },
     });
     expect(resultOf(await call("url", {}, { elicitation: { url: {} } })).resultType).toBe("input_required");
+  });
+
+  it("refuses params nested deeper than 32 levels with -32602, in either round, logging nothing", async () => {
+    const logged: unknown[] = [];
+    const logger = {
+      warn: (...line: unknown[]) => logged.push(line),
+      error: (...line: unknown[]) => logged.push(line),
+    };
+    const { call, calls } = await setup(undefined, { logger });
+    // `arguments` itself is the first level.
+    const limit = { x: nested(31) };
+    const past = { x: nested(32) };
+    const first = resultOf(await call("survey", { arguments: limit }));
+    const retried = await call("survey", {
+      arguments: limit,
+      inputResponses: { name: accept({ name: "Ada" }) },
+      requestState: first.requestState,
+    });
+    expect(resultOf(retried).inputRequests).toHaveProperty("color");
+    // The first round: the handler asked for input with a state that cannot be bound to these params.
+    const sealing = errorOf(await call("survey", { arguments: past }));
+    expect(sealing).toEqual({
+      code: -32602,
+      message: "Invalid params: params nest deeper than 32 levels, too deep to bind a requestState to",
+      data: { reason: "too_deep", maxDepth: 32 },
+    });
+    // A retry: refused before the handler runs.
+    const before = calls.survey;
+    const retry = await call("survey", { arguments: past, requestState: first.requestState });
+    expect(errorOf(retry)).toMatchObject({ code: -32602, data: { reason: "too_deep" } });
+    expect(calls.survey).toBe(before);
+    // A round without state binds nothing: any depth passes.
+    expect(resultOf(await call("greet", { arguments: { x: nested(1_000) } })).resultType).toBe(
+      "input_required",
+    );
+    const answered = await call("greet", {
+      arguments: { x: nested(1_000) },
+      inputResponses: { name: { action: "decline", _meta: { deep: nested(1_000) } } },
+    });
+    expect(resultOf(answered).resultType).toBe("input_required");
+    expect(logged).toEqual([]);
   });
 
   it("carries state alone, and ignores retry fields on methods that take no input", async () => {

@@ -195,4 +195,24 @@ describe("input rounds and subscriptions options", () => {
       }
     }
   });
+
+  it("checks the logger and its rate limit (logIntervalMs, a non-negative integer)", () => {
+    for (const logger of [{ warn: () => {} }, { error: () => {} }, "console"]) {
+      expect(
+        configError(() => createServer({ serverInfo, handler: tools, logger: logger as never })).details,
+      ).toEqual({ key: "logger" });
+    }
+    for (const logIntervalMs of [-1, 0.5, Number.NaN, "60000"]) {
+      expect(
+        configError(() => createServer({ serverInfo, handler: tools, logIntervalMs: logIntervalMs as never }))
+          .details,
+      ).toEqual({ key: "logIntervalMs" });
+    }
+    const lines: string[] = [];
+    const logger = { warn: (message: string) => lines.push(message), error: () => {} };
+    const server = createServer({ serverInfo, handler: tools, logger, logIntervalMs: 0 });
+    server.config.logger.warn("same");
+    server.config.logger.warn("same");
+    expect(lines).toEqual(["same", "same"]);
+  });
 });

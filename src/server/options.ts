@@ -1,4 +1,5 @@
 import { McpkitError } from "../jsonrpc/errors.js";
+import { DEFAULT_LOG_INTERVAL_MS, limitLogger } from "../jsonrpc/log-limiter.js";
 import { isObject } from "../jsonrpc/message.js";
 import { type ExtensionMap, isExtensionId, type ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { CacheHints, Implementation, JsonObject } from "../protocol/types/common.js";
@@ -6,12 +7,17 @@ import { type CallbackFamily, checkHandler, HANDLER_CALLBACKS, type ServerHandle
 import { stateSecret } from "./request-state.js";
 import { isRequestStateStore, MemoryRequestStateStore, type RequestStateStore } from "./state-store.js";
 
-/** Where the server reports what it cannot send to a peer (handler crashes, dropped messages). */
+/**
+ * Where the server reports what it cannot send to a peer (handler crashes, dropped messages). Repeated lines of
+ * one kind are rate-limited (see `logIntervalMs`).
+ */
 export interface ServerLogger {
   /** Something unexpected that the server survived. */
   warn(message: string, details?: unknown): void;
   /** A failure, such as a handler that threw something other than a `JsonRpcError`. */
   error(message: string, details?: unknown): void;
+  /** Ordinary events worth a trace, such as a client that went away mid-upload; optional (dropped without). */
+  debug?(message: string, details?: unknown): void;
 }
 
 /**
@@ -42,11 +48,18 @@ export interface ServerOptions {
   /**
    * Handler calls that may wait for a slot when all are taken (default 1,024; 0 refuses at once). Waiting counts
    * against `handlerTimeoutMs`; a call that finds the queue full gets `-32603` "handler capacity reached" with
-   * `data.retryAfterMs`.
+   * `data.retryAfterMs` (over HTTP in a 200 with `Retry-After`, which the official clients handle; a 503 they
+   * do not).
    */
   maxQueuedHandlers?: number;
-  /** Where problems that cannot reach a peer are reported (default: `console`). */
+  /** Where problems that cannot reach a peer are reported (default: `console.warn` / `console.error`). */
   logger?: ServerLogger;
+  /**
+   * Rate limit of the logger, so that a peer cannot drive log volume (default 60,000 ms; 0 logs every line): the
+   * first line of a kind is logged, further ones within this interval are only counted, and one line then says
+   * how many (`dropped a response to no request: 9999 more in the last 60 s`).
+   */
+  logIntervalMs?: number;
   /**
    * Advertise `resources.subscribe`: 2025-11-25 `resources/subscribe` and the 2026-07-28 `resourceSubscriptions`
    * filter (you then call `server.notifyResourceUpdated(uri)`). Needs the resources callbacks.
@@ -148,6 +161,7 @@ const OPTION_KEYS = new Set([
   "maxConcurrentHandlers",
   "maxQueuedHandlers",
   "logger",
+  "logIntervalMs",
   "subscribe",
   "stateKey",
   "singleUseState",
@@ -173,6 +187,14 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
   if (!Number.isInteger(maxQueuedHandlers) || maxQueuedHandlers < 0) {
     throw invalid("maxQueuedHandlers", "must be a non-negative integer");
   }
+  const logIntervalMs = options.logIntervalMs ?? DEFAULT_LOG_INTERVAL_MS;
+  if (!Number.isInteger(logIntervalMs) || logIntervalMs < 0) {
+    throw invalid("logIntervalMs", "must be a non-negative integer");
+  }
+  const logger = options.logger ?? consoleLogger;
+  if (!isObject(logger) || typeof logger.warn !== "function" || typeof logger.error !== "function") {
+    throw invalid("logger", "must have warn(message, details) and error(message, details) methods");
+  }
   const cache = checkCache(options.cache);
   const capabilities = buildCapabilities(options, families);
   const limits: { [key: string]: number } = {};
@@ -189,7 +211,7 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     handlerTimeoutMs,
     maxConcurrentHandlers,
     maxQueuedHandlers,
-    logger: options.logger ?? consoleLogger,
+    logger: limitLogger(logger, logIntervalMs),
     limits: Object.freeze(limits as unknown as ServerLimits),
     stateKey: checkStateKey(options.stateKey),
     stateStore: checkStateStore(options.singleUseState),

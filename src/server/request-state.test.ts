@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { canonicalJson, NoPrincipalError, principalText } from "./fingerprint.js";
 import { base64url, fromBase64url, RequestStateSealer, stateSecret } from "./request-state.js";
 
 const KEY = new TextEncoder().encode("k".repeat(32));
@@ -97,6 +98,24 @@ describe("requestState sealing", () => {
     expect(a.byteLength).toBe(32);
     expect(a).not.toEqual(b);
     expect(stateSecret("abc")).toEqual(new TextEncoder().encode("abc"));
+  });
+});
+
+describe("canonical forms and their depth", () => {
+  const nested = (levels: number): unknown => (levels === 0 ? 1 : { a: nested(levels - 1) });
+
+  it("gives a value of at most maxDepth levels ({} is one) a form, and throws past it", () => {
+    expect(canonicalJson({ b: [1, { c: 2 }], a: null })).toBe('{"a":null,"b":[1,{"c":2}]}');
+    expect(() => canonicalJson(nested(32))).not.toThrow();
+    expect(() => canonicalJson(nested(33))).toThrow("value nests too deep");
+    expect(() => canonicalJson(nested(33), 33)).not.toThrow();
+    expect(() => canonicalJson([[]], 1)).toThrow("value nests too deep");
+  });
+
+  it("names the principal of a plain identity of at most 32 levels, and refuses a deeper one", () => {
+    expect(principalText(nested(32))).toMatch(/^j:/);
+    expect(() => principalText(nested(33))).toThrow(NoPrincipalError);
+    expect(() => principalText({ a: nested(32) })).toThrow("it nests too deep");
   });
 });
 

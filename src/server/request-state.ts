@@ -11,6 +11,18 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 
+/**
+ * How deep the bound params may nest: `arguments` (and every other bound member) at most 32 levels, `{}` being
+ * one. Deeper params have no canonical form to bind a state to: the request is refused with `-32602`.
+ */
+export const MAX_BOUND_DEPTH = 32;
+
+/** The params a state is bound to: all but `inputResponses`, `requestState` and `_meta`. */
+export function boundParams(params: { readonly [key: string]: unknown }): { [key: string]: unknown } {
+  const { inputResponses: _r, requestState: _s, _meta: _m, ...bound } = params;
+  return bound;
+}
+
 /** What a sealed state is bound to: who asked, with which method and which params. */
 export interface StateBinding {
   /** The identity fingerprint of the requester. */
@@ -94,8 +106,8 @@ export class RequestStateSealer {
   }
 
   private async signedText(payload: string, binding: StateBinding): Promise<Uint8Array> {
-    const { inputResponses: _r, requestState: _s, _meta: _m, ...params } = binding.params;
-    const digest = await sha256Hex(canonicalJson(params));
+    // The params object is one level above its members.
+    const digest = await sha256Hex(canonicalJson(boundParams(binding.params), MAX_BOUND_DEPTH + 1));
     return encoder.encode(`${VERSION}.${payload}\n${binding.principal}\n${binding.method}\n${digest}`);
   }
 

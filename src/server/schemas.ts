@@ -4,6 +4,7 @@ import type { StandardSchemaV1, StandardSchemaWithJson } from "../protocol/stand
 import type { PromptArgument } from "../protocol/types/prompts.js";
 import type { JsonSchema } from "../protocol/types/tools.js";
 import {
+  issuesOfThrow,
   type JsonSchemaValidatorFactory,
   toPointer,
   type ValidationIssue,
@@ -98,9 +99,28 @@ export function rawCheck(schema: JsonSchema, factory: JsonSchemaValidatorFactory
   };
 }
 
-/** A check for `schema`, whichever kind it is. */
+/**
+ * A check for `schema`, whichever kind it is. A validator that throws on a value nested too deep for it (a
+ * recursive schema overflows the stack) makes the value invalid instead: one issue at the root says so.
+ */
 export function checkFor(schema: unknown, factory: JsonSchemaValidatorFactory | undefined): Check {
-  return isStandardSchema(schema) ? standardCheck(schema) : rawCheck(schema as JsonSchema, factory);
+  return guarded(isStandardSchema(schema) ? standardCheck(schema) : rawCheck(schema as JsonSchema, factory));
+}
+
+function guarded(check: Check): Check {
+  const failed = (value: unknown, error: unknown): CheckResult => ({
+    ok: false,
+    issues: issuesOfThrow(value, error),
+  });
+  return (value) => {
+    let pending: CheckResult | Promise<CheckResult>;
+    try {
+      pending = check(value);
+    } catch (error) {
+      return failed(value, error);
+    }
+    return pending instanceof Promise ? pending.catch((error: unknown) => failed(value, error)) : pending;
+  };
 }
 
 /** The prompt arguments a Standard Schema of an object declares: its properties, `required`, descriptions. */

@@ -181,10 +181,12 @@ describe("tools with x-mcp-header annotations", () => {
     const { client, logger } = httpClient(peer.url, { era: MODERN, cleanup });
     await client.connect();
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["valid", "plain"]);
-    const warned = logger.lines
-      .filter((l) => l.level === "warn")
-      .map((l) => (l.details as { tool: string }).tool);
-    expect(warned).toEqual(INVALID.map((t) => t.name));
+    const warned = logger.lines.filter((l) => l.level === "warn");
+    expect(warned).toHaveLength(1);
+    expect(warned[0]?.details).toMatchObject({
+      count: INVALID.length,
+      tools: INVALID.map((t) => ({ tool: t.name, problem: expect.any(String) })),
+    });
   });
 
   it("on a -32020 about an Mcp-Param header, refreshes tools/list once and retries the call once", async () => {

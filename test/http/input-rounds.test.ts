@@ -141,6 +141,64 @@ describe("2026-07-28 single-use state over HTTP (singleUseState)", () => {
   });
 });
 
+describe("2026-07-28 input rounds with deeply nested params over HTTP", () => {
+  /** `levels` nested objects, as JSON text (deeper than `JSON.stringify` itself could write). */
+  const nestedText = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
+
+  it("answers 400 -32602 too_deep in either round, goes on serving and logs nothing", async () => {
+    const logged: unknown[] = [];
+    const built = inputServer({
+      logger: {
+        warn: (...line: unknown[]) => logged.push(line),
+        error: (...line: unknown[]) => logged.push(line),
+      },
+    });
+    const { url } = await serve(createHttpHandler(built.server));
+    const peer = new HttpPeer(url, MODERN);
+    const call = (name: string, levels: number, extra: object = {}) => {
+      const message = peer.request("tools/call", { name, arguments: { x: "@" }, ...extra }, caps());
+      const body = JSON.stringify(message).replace('"@"', nestedText(levels));
+      return peer.send(message, { body });
+    };
+    // `arguments` is the first level: 31 more inside it is the limit.
+    const first = await call("survey", 31);
+    const { requestState } = (first.messages[0] as unknown as { result: { requestState: string } }).result;
+    expect(typeof requestState).toBe("string");
+    for (const levels of [32, 100_000]) {
+      const sealing = await call("survey", levels);
+      expect(sealing.status).toBe(400);
+      expect(sealing.messages[0]).toMatchObject({
+        error: { code: -32602, data: { reason: "too_deep", maxDepth: 32 } },
+      });
+      const retry = await call("survey", levels, { requestState });
+      expect(retry.status).toBe(400);
+      expect(retry.messages[0]).toMatchObject({ error: { code: -32602, data: { reason: "too_deep" } } });
+      // No state, no binding: the depth is the handler's business.
+      const stateless = await call("greet", levels);
+      expect(stateless.messages[0]).toMatchObject({ result: { resultType: "input_required" } });
+    }
+    // inputResponses and _meta are not bound: nested as deep as the body allows, the retry is served.
+    const message = peer.request(
+      "tools/call",
+      {
+        name: "survey",
+        arguments: { x: "@args" },
+        inputResponses: { name: { action: "decline", _meta: { deep: "@answer" } } },
+        requestState,
+      },
+      { ...caps(), deep: "@meta" },
+    );
+    const body = JSON.stringify(message)
+      .replace('"@args"', nestedText(31))
+      .replace('"@answer"', nestedText(100_000))
+      .replace('"@meta"', nestedText(100_000));
+    const unbound = await peer.send(message, { body });
+    expect(unbound.messages[0]).toMatchObject({ result: { resultType: "input_required" } });
+    expect(built.calls.survey).toBe(4);
+    expect(logged).toEqual([]);
+  });
+});
+
 describe("2025-11-25 input rounds over HTTP", () => {
   it("sends the request on the POST's stream, takes the answer as a POST, and ends the stream with the result", async () => {
     const { url } = await start();

@@ -157,3 +157,36 @@ describe("response limit", () => {
     expect(Buffer.byteLength(reply.text)).toBeLessThanOrEqual(1_000 + 400);
   });
 });
+
+describe("nesting", () => {
+  it("answers arguments nested past what a recursive inputSchema's validator can walk with isError, unlogged", async () => {
+    const node = { type: "object", properties: { child: { $ref: "#/$defs/node" } } };
+    const server = new ServerBuilder({ serverInfo: { name: "tree", version: "1.0.0" }, logger })
+      .tool({ name: "tree", inputSchema: { $defs: { node }, ...node } }, () => ({
+        content: [{ type: "text", text: "ran" }],
+      }))
+      .build();
+    const { url } = await serve(server);
+    const peer = new HttpPeer(url, MODERN);
+    const before = warnings.length;
+    const callWith = (levels: number) => {
+      const message = peer.request("tools/call", { name: "tree", arguments: { child: "@" } });
+      const nested = `${'{"child":'.repeat(levels)}{}${"}".repeat(levels)}`;
+      return peer.send(message, { body: JSON.stringify(message).replace('"@"', nested) });
+    };
+    expect((await callWith(20)).messages[0]).toMatchObject({ result: { content: [{ text: "ran" }] } });
+    const deep = await callWith(100_000);
+    expect(deep.status).toBe(200);
+    expect(deep.messages[0]).toMatchObject({
+      result: {
+        isError: true,
+        content: [
+          {
+            text: 'Invalid arguments for tool "tree":\n(root): nests too deep to validate (more than 64 levels, and the validator gave up)',
+          },
+        ],
+      },
+    });
+    expect(warnings.length).toBe(before);
+  });
+});

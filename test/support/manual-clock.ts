@@ -6,7 +6,7 @@
  * const handler = createHttpHandler(server, { clock });
  * clock.advance(15 * 60_000); // the idle timeout passes
  */
-import type { Clock } from "../../src/http/server/clock.js";
+import type { Clock } from "../../src/jsonrpc/clock.js";
 
 interface Timer {
   at: number;

@@ -30,6 +30,7 @@ import { errorOf, readJsonAnswer, readStreamAnswer } from "./answer.js";
 import type { HeaderRecord, HttpClient } from "./exchange.js";
 import { type FetchLike, httpStackOf } from "./fetch.js";
 import { type AuthHook, checkExtraHeaders } from "./headers.js";
+import { transportLoggers } from "./loggers.js";
 import {
   checkEndpointUrl,
   type HttpClientPolicyInput,
@@ -65,13 +66,14 @@ export interface StreamableHttpClientOptions {
   http?: HttpClient;
   /** Where dropped tools and survived failures are reported (default: the client's logger, else `console`). */
   logger?: TransportLogger;
+  /**
+   * Rate limit of this transport's own `logger` (or of `console`), as the client's `logIntervalMs`: default
+   * 60,000 ms, 0 logs every line. A logger the client passes is limited by the client already.
+   */
+  logIntervalMs?: number;
 }
 
-const KNOWN_KEYS = new Set(["url", "policy", "headers", "auth", "fetch", "http", "logger"]);
-
-const consoleLogger: TransportLogger = {
-  warn: (message, details) => console.warn(`[mcpkit/http] ${message}`, details ?? ""),
-};
+const KNOWN_KEYS = new Set(["url", "policy", "headers", "auth", "fetch", "http", "logger", "logIntervalMs"]);
 
 /** How one outgoing message travels: which revision's headers it gets. */
 type Wire =
@@ -119,6 +121,7 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly closer = new AbortController();
   private readonly waiting = new Map<RequestId, (answer: JsonRpcResponse) => void>();
   private readonly ownLogger: TransportLogger | undefined;
+  private readonly fallbackLogger: TransportLogger;
   private handlers: TransportHandlers | undefined;
   private closing: Promise<void> | undefined;
   private reinitializing: Promise<void> | undefined;
@@ -134,13 +137,9 @@ export class StreamableHttpClientTransport implements Transport {
     if (options.auth !== undefined && typeof options.auth !== "function")
       throw invalid("auth", "must be a function");
     const http = httpStackOf(options);
-    if (
-      options.logger !== undefined &&
-      (!isObject(options.logger) || typeof options.logger.warn !== "function")
-    ) {
-      throw invalid("logger", "must have a warn(message, details) method");
-    }
-    this.ownLogger = options.logger;
+    const loggers = transportLoggers(options.logger, options.logIntervalMs);
+    this.ownLogger = loggers.own;
+    this.fallbackLogger = loggers.fallback;
     this.requester = new HttpRequester(url, this.policy, http, headers, options.auth, this.closer.signal);
     this.tools = new ToolSchemaIndex(this.policy.maxToolSchemas);
     this.session = new LegacySession(
@@ -200,7 +199,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   private get logger(): TransportLogger {
-    return this.ownLogger ?? this.handlers?.logger ?? consoleLogger;
+    return this.ownLogger ?? this.handlers?.logger ?? this.fallbackLogger;
   }
 
   private wireOf(message: JsonRpcMessage): Wire {
@@ -411,14 +410,17 @@ export class StreamableHttpClientTransport implements Transport {
     return typeof name === "string" ? (this.tools.params(name) ?? []) : [];
   }
 
-  /** Drops the tools of a `tools/list` answer whose annotations are invalid (with a warning); indexes the rest. */
+  /**
+   * Drops the tools of a `tools/list` answer whose annotations are invalid (one warning per answer, naming the
+   * first ten); indexes the rest.
+   */
   private admitTools(answer: JsonRpcResponse): JsonRpcResponse {
     if (!("result" in answer) || !Array.isArray(answer.result.tools)) return answer;
     const { tools, dropped } = this.tools.admit(answer.result.tools);
-    for (const tool of dropped) {
-      this.logger.warn("dropped a tool whose x-mcp-header annotations are invalid", {
-        tool: tool.name,
-        problem: tool.problem,
+    if (dropped.length > 0) {
+      this.logger.warn("dropped tools whose x-mcp-header annotations are invalid", {
+        count: dropped.length,
+        tools: dropped.slice(0, 10).map((tool) => ({ tool: tool.name, problem: tool.problem })),
       });
     }
     return dropped.length === 0 ? answer : { ...answer, result: { ...answer.result, tools } };

@@ -1,3 +1,4 @@
+import type { Clock } from "../../jsonrpc/clock.js";
 import { unencodableResponse, utf8Length } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
@@ -9,8 +10,7 @@ import type {
   RequestId,
 } from "../../jsonrpc/message.js";
 import type { ServerLogger } from "../../server/options.js";
-import type { Clock } from "./clock.js";
-import { emptyResponse, jsonResponse } from "./responses.js";
+import { emptyResponse, jsonResponse, retryAfterHeaders } from "./responses.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
 import type { Answer } from "./view.js";
 
@@ -133,10 +133,15 @@ export class ResponseExchange {
     await stream.drained();
   };
 
-  /** Sends the final response (with `headers`, when nothing was committed yet) and ends the exchange. */
+  /**
+   * Sends the final response (with `headers`, and `Retry-After` for an error that says when to retry, when
+   * nothing was committed yet) and ends the exchange.
+   */
   finish(response: JsonRpcResponse, headers: { [name: string]: string } = {}): void {
     // Already answered, or the client closed the stream: a late answer has nowhere to go.
     if (this.state === "done") return;
+    const retryAfter = retryAfterHeaders(response);
+    const head = retryAfter === undefined ? headers : { ...headers, ...retryAfter };
     this.clearTimers();
     let json = this.encode(response);
     let tooLarge = false;
@@ -159,10 +164,10 @@ export class ResponseExchange {
     if (this.state === "pending") {
       if (asJson || tooLarge) {
         this.state = "done";
-        this.resolve(jsonResponse(tooLarge ? 500 : status, json, headers));
+        this.resolve(jsonResponse(tooLarge ? 500 : status, json, head));
         return;
       }
-      this.commit(headers);
+      this.commit(head);
     }
     this.state = "done";
     this.stream?.event(json);

@@ -143,7 +143,10 @@ async function route(endpoint: Endpoint, request: RequestView): Promise<Answer> 
     bytes = await request.body(maxBodyBytes);
   } catch (error) {
     if (error instanceof HttpRefusal) return refusalResponse(error.refusal, undefined);
-    throw error;
+    // The body stream failed: the client went away mid-upload (aborted, reset). Ordinary, and nobody reads
+    // the answer: a trace at debug level, without a stack.
+    endpoint.logger.debug?.("a client went away during its upload", { reason: reasonOf(error) });
+    return refusalResponse(UNREADABLE_BODY, undefined);
   }
   const decoded = decodeBody(bytes);
   if (!decoded.ok) {
@@ -154,6 +157,19 @@ async function route(endpoint: Endpoint, request: RequestView): Promise<Answer> 
   const id = isRequest(message) ? message.id : undefined;
   const legacy = legacyHeaders || (isRequest(message) && message.method === "initialize" && version === null);
   return answer(legacy ? legacyPost(endpoint, request, message) : modernPost(endpoint, request, message), id);
+}
+
+const UNREADABLE_BODY = {
+  status: 400,
+  code: ErrorCode.InvalidRequest,
+  message: "Invalid Request: the request body could not be read",
+} as const;
+
+/** A short reason of a stream error, for a log line: its code (`ECONNRESET`) or message, never its stack. */
+function reasonOf(error: unknown): string {
+  if (typeof error !== "object" || error === null) return String(error);
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return typeof code === "string" ? code : typeof message === "string" ? message : "unknown";
 }
 
 const UNSUPPORTED_MEDIA_TYPE = {

@@ -1,7 +1,7 @@
+import { type Clock, isClock, systemClock } from "../../jsonrpc/clock.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import { isObject } from "../../jsonrpc/message.js";
 import { type HeaderParam, headerParamsOf } from "../../protocol/routing-headers.js";
-import { type Clock, isClock, systemClock } from "./clock.js";
 import {
   compileOriginPolicy,
   DEFAULT_ALLOWED_HOSTS,

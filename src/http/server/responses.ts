@@ -91,3 +91,18 @@ export function modernStatus(response: JsonRpcResponse): number {
 export function legacyStatus(): number {
   return 200;
 }
+
+/**
+ * `Retry-After` (whole seconds, rounded up) for an error whose `data.retryAfterMs` says when to try again (a
+ * full admission queue: `handler capacity reached`), else nothing. The status stays what it was (200): the
+ * official clients read a JSON-RPC error, its code and its `data` only from such an answer (a 503 reaches them as
+ * a bare HTTP error, the code lost; see docs/http.md), and neither retries either way.
+ */
+export function retryAfterHeaders(response: JsonRpcResponse): { [name: string]: string } | undefined {
+  if (!("error" in response) || typeof response.error.data !== "object" || response.error.data === null) {
+    return undefined;
+  }
+  const ms = (response.error.data as { retryAfterMs?: unknown }).retryAfterMs;
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) return undefined;
+  return { "retry-after": String(Math.ceil(ms / 1000)) };
+}

@@ -1,5 +1,5 @@
+import type { Clock } from "../../jsonrpc/clock.js";
 import { utf8Length } from "../../jsonrpc/codec.js";
-import type { Clock } from "./clock.js";
 
 const encoder = new TextEncoder();
 /** Bytes buffered before a writer that awaits {@link SseStream.drained} waits for the client to read. */

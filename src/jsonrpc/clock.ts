@@ -1,7 +1,7 @@
 /**
- * Time as the HTTP handler sees it: session expiry and SSE keepalives. Tests inject a manual clock; the default
- * uses the runtime's timers and unrefs them where the runtime can (Node, Bun), so a pending expiry or keepalive
- * never keeps the process alive.
+ * Time as the HTTP handler and the log limiter see it: session expiry, SSE keepalives, log intervals. Tests
+ * inject a manual clock; the default uses the runtime's timers and unrefs them where the runtime can (Node,
+ * Bun), so a pending expiry, keepalive or log summary never keeps the process alive.
  */
 export interface Clock {
   /** Milliseconds since some fixed point (only differences matter). */
