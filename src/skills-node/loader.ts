@@ -59,7 +59,8 @@ interface Found {
 /** Walks the tree: regular files and directories only; symlinks followed only while they stay inside the root. */
 class Walker {
   readonly files: Found[] = [];
-  private readonly visited = new Set<string>();
+  /** The real paths of the directories being walked, root first: a symlink back to one of them is a cycle. */
+  private readonly ancestors = new Set<string>();
 
   constructor(
     private readonly root: string,
@@ -73,8 +74,8 @@ class Walker {
 
   async walk(dir: string, path: string, depth: number): Promise<void> {
     if (depth > this.maxDepth) throw invalid(path, `is nested deeper than ${this.maxDepth} directories`);
-    if (this.visited.has(dir)) throw invalid(path, "is a directory reached twice (a symlink cycle)");
-    this.visited.add(dir);
+    if (this.ancestors.has(dir)) throw invalid(path, "is a symlink cycle (a folder inside itself)");
+    this.ancestors.add(dir);
     const names = (await readdir(dir)).filter((name) => !name.startsWith(".")).sort();
     for (const name of names) {
       const child = path === "" ? name : `${path}/${name}`;
@@ -94,6 +95,7 @@ class Walker {
         this.files.push({ path: child, real, stats });
       } else throw invalid(child, "is neither a regular file nor a directory");
     }
+    this.ancestors.delete(dir);
   }
 }
 
