@@ -132,7 +132,7 @@ export class SkillCatalogue implements SkillSource {
   private readonly dirs = new Map<string, Resource[]>();
   private readonly pageSize: number;
 
-  /** Use {@link createSkillCatalogue}. */
+  /** @internal Use {@link createSkillCatalogue}. */
   constructor(entries: SkillEntry[], files: CatalogueFile[], roots: string[], pageSize: number) {
     this.pageSize = pageSize;
     this.entries = Object.freeze(entries.sort((a, b) => (a.uri < b.uri ? -1 : 1)).map(deepFreeze));

@@ -168,13 +168,18 @@ export function skillsExtension(source: SkillSource, options?: SkillsOptions): S
 
 /** What {@link skillsExtension} returns. */
 export interface SkillsExtension {
+  /** `io.modelcontextprotocol/skills`. */
   readonly id: typeof SKILLS_EXTENSION_ID;
+  /** What to declare under `capabilities.extensions[id]`: `{}` or `{ directoryRead: true }`. */
   readonly settings: SkillsSettings;
+  /** A handler per method the extension adds. */
   readonly requests: {
     "skills/list": SkillsRequestHandler<ListSkillsResult>;
     "skills/get": SkillsRequestHandler<GetSkillResult>;
     "resources/directory/read"?: SkillsRequestHandler<DirectoryReadResult>;
   };
+  /** The `resources/read` of a skill file, or `undefined` when the URI is none (a server's `readResource` delegates). */
   readonly readResource: SkillsHandlers["readResource"];
+  /** The resources to add to `resources/list`: each `SKILL.md`. */
   readonly resources: SkillsHandlers["resources"];
 }

@@ -50,7 +50,7 @@ export class SkillsClient {
     return skillsSettingsOf(this.client.serverCapabilities)?.directoryRead === true;
   }
 
-  private require(method: string, directory = false): SkillsRequest {
+  private sender(method: string, directory = false): SkillsRequest {
     if (!this.supported || (directory && !this.directoryRead)) {
       const what = directory ? `${SKILLS_EXTENSION_ID} with directoryRead: true` : SKILLS_EXTENSION_ID;
       throw new McpkitError("UNSUPPORTED", `${method} needs a server that declared ${what}`, {
@@ -62,31 +62,31 @@ export class SkillsClient {
 
   /** One page of skills, checked (see `listSkills`). */
   async list(params: { cursor?: string } = {}, options?: RequestOptions) {
-    return listSkills(this.require(SKILLS_METHODS.list), params, options);
+    return listSkills(this.sender(SKILLS_METHODS.list), params, options);
   }
 
   /** Every page of skills, bounded (see `listAllSkills`). */
   async listAll(options?: ListAllSkillsOptions) {
-    return listAllSkills(this.require(SKILLS_METHODS.list), options);
+    return listAllSkills(this.sender(SKILLS_METHODS.list), options);
   }
 
   /** One skill's entry by its `SKILL.md` URI, listed or not (see `getSkill`). */
   async get(uri: string, options?: RequestOptions) {
-    return getSkill(this.require(SKILLS_METHODS.get), uri, options);
+    return getSkill(this.sender(SKILLS_METHODS.get), uri, options);
   }
 
   /** Loads a skill through the verifying path (see `loadSkill`). */
   async load(entry: SkillEntry, options?: LoadSkillOptions): Promise<LoadedSkill> {
-    return loadSkill(this.require("resources/read"), entry, options);
+    return loadSkill(this.sender("resources/read"), entry, options);
   }
 
   /** Reads and verifies one listed file of a skill (see `readSkillFile`). */
   async readFile(entry: SkillEntry, ref?: string, options?: RequestOptions): Promise<VerifiedSkillFile> {
-    return readSkillFile(this.require("resources/read"), entry, ref, options);
+    return readSkillFile(this.sender("resources/read"), entry, ref, options);
   }
 
   /** One page of a directory's children; needs `directoryRead` (see `readSkillDirectory`). */
   async readDirectory(uri: string, params: { cursor?: string } = {}, options?: RequestOptions) {
-    return readSkillDirectory(this.require(SKILLS_METHODS.directoryRead, true), uri, params, options);
+    return readSkillDirectory(this.sender(SKILLS_METHODS.directoryRead, true), uri, params, options);
   }
 }

@@ -147,7 +147,7 @@ export interface LoadSkillOptions extends RequestOptions {
 export class LoadedSkill {
   private bytesRead: number;
 
-  /** Use {@link loadSkill}. */
+  /** @internal Use {@link loadSkill}. */
   constructor(
     private readonly request: SkillsRequest,
     /** The entry the skill was loaded under. */
