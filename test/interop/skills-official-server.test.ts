@@ -17,7 +17,7 @@ import { useWireValidation } from "../support/validating-transport.js";
 useWireValidation();
 
 const SKILL_MD =
-  "---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nlicense: MIT\nmetadata:\n  version: \"1.0\"\n---\n\n# PDF\nSee references/FORMS.md.\n";
+  '---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nlicense: MIT\nmetadata:\n  version: "1.0"\n---\n\n# PDF\nSee references/FORMS.md.\n';
 const FILES = {
   "pdf-processing/SKILL.md": SKILL_MD,
   "pdf-processing/references/FORMS.md": "# Forms\n",
@@ -62,7 +62,8 @@ describe.each([MODERN, LEGACY])("mcpkit skills client -> official v2 SkillsExten
     expect(entries.map((e) => e.uri)).toEqual([SKILL_URI]);
     const got = await skills.get(SKILL_URI);
     expect(got.skill).toEqual(entries[0]);
-    if (era === MODERN) expect(got).toMatchObject({ ttlMs: expect.any(Number), cacheScope: expect.any(String) });
+    if (era === MODERN)
+      expect(got).toMatchObject({ ttlMs: expect.any(Number), cacheScope: expect.any(String) });
     const methods = messages.map((m) => (m.message as { method?: string }).method).filter(Boolean);
     expect(methods).toContain("skills/list");
     expect(methods).not.toContain("resources/read");
@@ -93,7 +94,9 @@ describe.each([MODERN, LEGACY])("mcpkit skills client -> official v2 SkillsExten
 
   it("gets -32602 for a skill the server does not serve", async () => {
     const { skills } = await connected();
-    await expect(skills.get("skill://mcp-conformance-nonexistent-skill-9f3a2b/SKILL.md")).rejects.toMatchObject({
+    await expect(
+      skills.get("skill://mcp-conformance-nonexistent-skill-9f3a2b/SKILL.md"),
+    ).rejects.toMatchObject({
       code: -32602,
     });
   });
