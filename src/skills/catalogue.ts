@@ -145,6 +145,7 @@ export class SkillCatalogue implements SkillSource {
       known.set(child.uri, child);
       children.set(dir, known);
     };
+    const rootSet = new Set(roots);
     for (const root of roots) children.set(root, children.get(root) ?? new Map());
     for (const file of files) {
       add(dirOf(file.uri), {
@@ -153,8 +154,11 @@ export class SkillCatalogue implements SkillSource {
         mimeType: file.mimeType,
         size: file.bytes.length,
       });
-      // Every directory from the file up to its skill's root is a directory resource.
-      const root = roots.filter((r) => file.uri.startsWith(`${r}/`)).sort((a, b) => a.length - b.length)[0];
+      // Every directory from the file up to its outermost skill root is a directory resource.
+      let root: string | undefined;
+      for (let dir = dirOf(file.uri); dir.includes("://") && !dir.endsWith(":/"); dir = dirOf(dir)) {
+        if (rootSet.has(dir)) root = dir;
+      }
       for (let dir = dirOf(file.uri); root !== undefined && dir.length > root.length; dir = dirOf(dir)) {
         const name = decodeURIComponent(dir.slice(dir.lastIndexOf("/") + 1));
         add(dirOf(dir), { uri: dir, name, mimeType: DIRECTORY_MIME_TYPE });
@@ -257,6 +261,7 @@ export async function createSkillCatalogue(
   };
   if (!Array.isArray(skills)) throw invalidConfig("skills", "must be an array");
   const entries: SkillEntry[] = [];
+  const declared = new Set<string>();
   const files = new Map<string, CatalogueFile>();
   const roots: string[] = [];
   for (const [index, definition] of skills.entries()) {
@@ -323,9 +328,8 @@ export async function createSkillCatalogue(
     const over = skillLimitProblem(entry, limits);
     if (over !== undefined) problems.push(`over the per-skill limits: ${over}`);
     if (problems.length > 0) throw invalidConfig(at, `(${uri}) breaks SEP-2640: ${problems.join("; ")}`);
-    if (entries.some((known) => canonicalUri(known.uri) === canonicalUri(uri))) {
-      throw invalidConfig(at, `declares ${uri} twice`);
-    }
+    if (declared.has(canonicalUri(uri))) throw invalidConfig(at, `declares ${uri} twice`);
+    declared.add(canonicalUri(uri));
     entries.push(entry);
     roots.push(skillUriParts(uri)?.root ?? root);
   }

@@ -34,8 +34,13 @@ export function page<T>(
   if (cursor !== undefined) {
     const after = typeof cursor === "string" ? decodeCursor(cursor) : undefined;
     if (after === undefined) throw invalidParams("cursor is not one this server issued");
-    start = items.findIndex((item) => key(item) > after);
-    if (start === -1) start = items.length;
+    // The first item whose key sorts after the cursor's (binary search: items are sorted by key).
+    let high = items.length;
+    while (start < high) {
+      const middle = (start + high) >>> 1;
+      if (key(items[middle] as T) > after) high = middle;
+      else start = middle + 1;
+    }
   }
   const slice = items.slice(start, start + size);
   const last = slice.at(-1);

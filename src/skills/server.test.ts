@@ -218,6 +218,27 @@ describe("the skills handlers", () => {
     expect(await codeOf(skillsList({ cursor: 7 }, MODERN))).toBe(-32602);
   });
 
+  it("pages a large catalogue: every entry exactly once, in order", async () => {
+    const many = Array.from({ length: 2_000 }, (_, i) => ({
+      prefix: `team${i % 7}`,
+      frontmatter: { name: `skill-${i}`, description: `Skill ${i}` },
+    }));
+    const catalogue = await createSkillCatalogue(many, { pageSize: 64 });
+    const { skillsList } = skillsHandlers(catalogue);
+    const seen: string[] = [];
+    let pages = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await skillsList(cursor === undefined ? {} : { cursor }, LEGACY);
+      pages++;
+      seen.push(...page.skills.map((s) => s.uri));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(pages).toBe(Math.ceil(2_000 / 64));
+    expect(seen).toEqual(catalogue.entries.map((e) => e.uri));
+    expect(new Set(seen).size).toBe(2_000);
+  });
+
   it("answers skills/get for every skill, listed or not, and -32602 for the harness's unknown URI", async () => {
     const catalogue = await createSkillCatalogue([PDF]);
     const { skillsGet } = skillsHandlers(catalogue);
