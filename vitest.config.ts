@@ -14,6 +14,8 @@ export default defineConfig({
       { find: /^mcpkit\/node$/, replacement: src("node/index.ts") },
       { find: /^mcpkit\/stdio$/, replacement: src("stdio/index.ts") },
       { find: /^mcpkit\/validation$/, replacement: src("validation/index.ts") },
+      { find: /^mcpkit\/skills$/, replacement: src("skills/index.ts") },
+      { find: /^mcpkit\/skills\/node$/, replacement: src("skills-node/index.ts") },
     ],
   },
   test: {

@@ -8,6 +8,7 @@
 // else: initialize), does what the scenario asks, and exits 0, or 1 with the error on stderr.
 import { Client, type ClientOptions } from "mcpkit/client";
 import { StreamableHttpClientTransport } from "mcpkit/http";
+import { SkillsClient } from "mcpkit/skills";
 
 type Json = { [key: string]: unknown };
 
@@ -57,7 +58,28 @@ async function callEveryTool(client: Client): Promise<void> {
   }
 }
 
+/**
+ * SEP-2640 verify scenarios: list, load the first skill through the verifying path (its SKILL.md is read and
+ * checked: size, digest, frontmatter), and read its supporting files only if that passed. A tampered skill
+ * rejects with SkillVerificationError, so FORMS.md is never read (the harness sees a rejection as that absence).
+ */
+async function loadFirstSkill(client: Client): Promise<void> {
+  const skills = new SkillsClient(client);
+  const { skills: entries } = await skills.listAll();
+  const first = entries[0];
+  if (first === undefined) return;
+  const loaded = await skills.load(first);
+  if (Array.isArray(first.resources)) {
+    for (const file of first.resources) if (file.uri !== first.uri) await loaded.readFile(file.uri);
+  }
+}
+
 const scenarios: { [name: string]: (client: Client) => Promise<void> } = {
+  // SEP-2640: listing reads no file (no prefetch).
+  "sep-2640-client-no-prefetch": async (client) => void (await new SkillsClient(client).listAll()),
+  "sep-2640-client-verify-digest": loadFirstSkill,
+  "sep-2640-client-verify-size": loadFirstSkill,
+  "sep-2640-client-verify-frontmatter": loadFirstSkill,
   initialize: async (client) => {
     await client.listTools();
   },

@@ -12,6 +12,8 @@ const LIBRARY = [
   "http/index",
   "node/index",
   "validation/index",
+  "skills/index",
+  "skills-node/index",
 ];
 // The `mcpkit` command (bin): its `#!/usr/bin/env node` line is kept by esbuild; it shares the library's chunks.
 const ENTRIES = [...LIBRARY, "cli/main"];

@@ -13,6 +13,7 @@
 #   CONFORMANCE_OUT         results folder (default: conformance-results/client-<UTC timestamp>)
 #   CONFORMANCE_ERAS        requirement sets to run (default: "2025-11-25 2026-07-28")
 #   CONFORMANCE_SKIP_BUILD  1: reuse dist/ when it exists (CI runs this right after `npm test` built it)
+#   CONFORMANCE_SKILLS      0: skip the SEP-2640 Skills client scenarios (run by default)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,6 +44,19 @@ for era in $ERAS; do
   [ "$rc" = 0 ] || status=1
   results+=("requirements-$era: $([ "$rc" = 0 ] && echo PASS || echo "FAIL (exit $rc)")")
 done
+
+# The Skills extension (SEP-2640) client scenarios: extension scenarios are not in the frozen requirement sets, so
+# each runs on its own (at the harness's default version for extensions, 2025-11-25). CONFORMANCE_SKILLS=0 skips.
+SKILLS_SCENARIOS="sep-2640-client-no-prefetch sep-2640-client-verify-digest sep-2640-client-verify-size sep-2640-client-verify-frontmatter"
+if [ "${CONFORMANCE_SKILLS:-1}" != 0 ]; then
+  for scenario in $SKILLS_SCENARIOS; do
+    "$WRAPPER" --client-cmd "node $(pwd)/.conformance-out/client.js" --scenario "$scenario" --out "$OUT" \
+      | tee "$OUT/$scenario.summary"
+    rc=${PIPESTATUS[0]}
+    [ "$rc" = 0 ] || status=1
+    results+=("$scenario: $([ "$rc" = 0 ] && echo PASS || echo "FAIL (exit $rc)")")
+  done
+fi
 
 echo "================ conformance:client ($(($(date +%s) - t0))s, results in $OUT)"
 for line in "${results[@]}"; do echo "  $line"; done

@@ -20,7 +20,7 @@ function walk(dir: string): string[] {
 const sources = walk(join(repoRoot, "src")).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
 
 /** Layers that run on Node only and may use its built-ins. */
-const NODE_ONLY_LAYERS = new Set(["stdio", "node", "cli"]);
+const NODE_ONLY_LAYERS = new Set(["stdio", "node", "cli", "skills-node"]);
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
@@ -41,7 +41,20 @@ function builtImportsOf(file: string): string[] {
   );
 }
 
-const ENTRIES = [".", "./server", "./client", "./http", "./stdio", "./node", "./validation"];
+const ENTRIES = [
+  ".",
+  "./server",
+  "./client",
+  "./http",
+  "./stdio",
+  "./node",
+  "./validation",
+  "./skills",
+  "./skills/node",
+];
+
+/** Entries that run on Node only and may import its built-ins. */
+const NODE_ONLY_ENTRIES = new Set(["./stdio", "./node", "./skills/node"]);
 
 /** The commands the package installs (`bin`): Node-only programs built like the entries. */
 const BINS = Object.values(pkg.bin ?? {}).map((target) => join(repoRoot, target));
@@ -121,7 +134,7 @@ describe("package shape", () => {
     expect(long).toEqual([]);
   });
 
-  it("imports only downward: jsonrpc <- protocol <- transports | validation <- client | server <- http | stdio <- node <- cli", () => {
+  it("imports only downward: jsonrpc <- protocol <- transports | validation <- client | server <- skills <- http | stdio <- node | skills-node <- cli", () => {
     const rank: { [layer: string]: number } = {
       jsonrpc: 0,
       protocol: 1,
@@ -129,9 +142,12 @@ describe("package shape", () => {
       validation: 1.5,
       server: 2,
       client: 2,
+      // Extensions built on the public API of the server and the client.
+      skills: 2.5,
       http: 3,
       stdio: 3,
       node: 4,
+      "skills-node": 4,
       cli: 5,
     };
     const problems: string[] = [];
@@ -152,6 +168,29 @@ describe("package shape", () => {
         if (target === layer) continue;
         if (!(target in rank) || (rank[target] ?? 9) >= (rank[layer] ?? 0)) {
           problems.push(`${relative(repoRoot, file)} (${layer}) imports ${spec} (${target})`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("builds the skills extension on the public API: src/skills reaches the server and the client through their index only", () => {
+    const problems: string[] = [];
+    for (const file of sources) {
+      const layer = relative(join(repoRoot, "src"), file).split("/")[0];
+      if (layer !== "skills" && layer !== "skills-node") continue;
+      for (const spec of importsOf(file)) {
+        if (!spec.startsWith(".")) continue;
+        const target = relative(join(repoRoot, "src"), resolve(dirname(file), spec));
+        const [targetLayer] = target.split("/");
+        if (
+          (targetLayer === "server" || targetLayer === "client") &&
+          !/^(server|client)\/index\.js$/.test(target)
+        ) {
+          problems.push(`${relative(repoRoot, file)} imports ${spec}`);
+        }
+        if (layer === "skills-node" && targetLayer === "skills" && target !== "skills/index.js") {
+          problems.push(`${relative(repoRoot, file)} imports ${spec}`);
         }
       }
     }
@@ -185,7 +224,7 @@ describe("package shape", () => {
       const seen = walkBuilt(
         builtEntry(entry),
         (spec) =>
-          ((entry === "./stdio" || entry === "./node") && spec.startsWith("node:")) ||
+          (NODE_ONLY_ENTRIES.has(entry) && spec.startsWith("node:")) ||
           (entry === "./validation" && spec === RUNTIME_DEPENDENCY),
       );
       // Only mcpkit/validation reaches the dependency statically; the core entries never do.
@@ -219,7 +258,7 @@ describe("package shape", () => {
     const importers = sources.filter(
       (file) =>
         !file.includes(`${join("src", "cli")}/`) &&
-        importsOf(file).some((spec) => spec.includes("/cli/") || spec.startsWith("../cli")),
+        importsOf(file).some((spec) => /(?:^|\/)cli\//.test(spec)),
     );
     expect(importers.map((file) => relative(repoRoot, file))).toEqual([]);
   });

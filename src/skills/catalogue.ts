@@ -1,0 +1,337 @@
+import type { MetaObject } from "../protocol/types/common.js";
+import type { ReadResourceResult, Resource } from "../protocol/types/resources.js";
+import { skillDigest, toBase64, utf8 } from "./bytes.js";
+import { DIRECTORY_MIME_TYPE, SKILL_LIMITS, SKILL_MD, SKILL_MD_MIME_TYPE } from "./constants.js";
+import { type SkillLimits, skillEntryProblems, skillLimitProblem } from "./entry.js";
+import { parseSkillMd } from "./frontmatter.js";
+import { mimeTypeOf } from "./mime.js";
+import { checkOptionKeys, invalidConfig, positiveInteger } from "./options.js";
+import { page } from "./paging.js";
+import { renderSkillMd } from "./render.js";
+import { markPublished, type SkillSource } from "./source.js";
+import type { SkillEntry, SkillFrontmatter } from "./types.js";
+import { canonicalUri, encodeSegment, skillUriParts, uriProblem } from "./uri.js";
+import { FrontmatterError } from "./yaml-scalars.js";
+
+/** A file's content: text (served as `text`) or bytes (served as a base64 `blob`), optionally with its MIME type. */
+export type SkillFileContent =
+  | string
+  | Uint8Array
+  | { text: string; mimeType?: string }
+  | { bytes: Uint8Array; mimeType?: string };
+
+/**
+ * One skill declared in code. Give its `SKILL.md` either as text (`skillMd`, frontmatter included) or as
+ * `frontmatter` and `body` (mcpkit writes the file). Its name is the frontmatter `name`; its URI is
+ * `<scheme>://<prefix>/<name>/SKILL.md`.
+ */
+export interface SkillDefinition {
+  /** Skill-path segments before the name, `/`-separated (`"acme/billing"`). Default: none. */
+  prefix?: string;
+  /** The whole `SKILL.md`. */
+  skillMd?: string;
+  /** The frontmatter, when mcpkit writes `SKILL.md`. */
+  frontmatter?: SkillFrontmatter;
+  /** The Markdown after the frontmatter, when mcpkit writes `SKILL.md`. Default `""`. */
+  body?: string;
+  /** The other files, by `/`-separated path under the skill's root (`"references/FORMS.md"`). */
+  files?: { [path: string]: SkillFileContent };
+  /** The entry's `_meta`. */
+  _meta?: MetaObject;
+}
+
+/** Options of {@link createSkillCatalogue}. Unknown keys are refused. */
+export interface SkillCatalogueOptions {
+  /** The URI scheme (default `"skill"`). */
+  scheme?: string;
+  /** Entries per `skills/list` page and children per `resources/directory/read` page (default 100). */
+  pageSize?: number;
+  /** Publication limits per skill (default SEP-2640's 512 resources and 16 MiB); a skill over them is refused. */
+  limits?: SkillLimits;
+}
+
+/** A file as the catalogue serves it. */
+interface CatalogueFile {
+  uri: string;
+  name: string;
+  bytes: Uint8Array;
+  text: string | undefined;
+  mimeType: string;
+  digest: string;
+}
+
+const DEFINITION_KEYS = ["prefix", "skillMd", "frontmatter", "body", "files", "_meta"];
+
+function splitPath(what: string, path: string): string[] {
+  const segments = path.split("/");
+  if (segments.some((segment) => segment === "" || segment === "." || segment === "..")) {
+    throw invalidConfig(what, `"${path}" must be a relative path without empty, . or .. segments`);
+  }
+  return segments;
+}
+
+function contentOf(
+  path: string,
+  content: SkillFileContent,
+): { bytes: Uint8Array; text?: string; mimeType?: string } {
+  if (typeof content === "string") return { bytes: utf8(content), text: content };
+  if (content instanceof Uint8Array) return { bytes: content };
+  if (
+    typeof content === "object" &&
+    content !== null &&
+    "text" in content &&
+    typeof content.text === "string"
+  ) {
+    return {
+      bytes: utf8(content.text),
+      text: content.text,
+      ...(content.mimeType && { mimeType: content.mimeType }),
+    };
+  }
+  if (
+    typeof content === "object" &&
+    content !== null &&
+    "bytes" in content &&
+    content.bytes instanceof Uint8Array
+  ) {
+    return { bytes: content.bytes, ...(content.mimeType && { mimeType: content.mimeType }) };
+  }
+  throw invalidConfig(`files["${path}"]`, "must be a string, a Uint8Array, {text} or {bytes}");
+}
+
+function skillMdOf(index: number, definition: SkillDefinition): string {
+  const at = `skills[${index}]`;
+  if (definition.skillMd !== undefined) {
+    if (definition.frontmatter !== undefined || definition.body !== undefined) {
+      throw invalidConfig(at, "takes skillMd, or frontmatter and body, not both");
+    }
+    if (typeof definition.skillMd !== "string") throw invalidConfig(`${at}.skillMd`, "must be a string");
+    return definition.skillMd;
+  }
+  if (typeof definition.frontmatter !== "object" || definition.frontmatter === null) {
+    throw invalidConfig(at, "needs skillMd, or frontmatter (and a body)");
+  }
+  try {
+    return renderSkillMd(definition.frontmatter, definition.body ?? "");
+  } catch (error) {
+    throw invalidConfig(`${at}.frontmatter`, (error as Error).message);
+  }
+}
+
+/**
+ * A frozen set of skills a server publishes: entries with digests and sizes computed once, the files served by
+ * `resources/read`, and the directory tree `resources/directory/read` walks. Build it with
+ * {@link createSkillCatalogue} (or `loadSkillDirectory` from `mcpkit/skills/node`); serve it with
+ * `skillsExtension(catalogue)`.
+ */
+export class SkillCatalogue implements SkillSource {
+  /** Every entry, sorted by URI; deeply frozen (they are exactly what clients receive). */
+  readonly entries: readonly SkillEntry[];
+  private readonly bySkill = new Map<string, SkillEntry>();
+  private readonly files = new Map<string, CatalogueFile>();
+  private readonly dirs = new Map<string, Resource[]>();
+  private readonly pageSize: number;
+
+  /** @internal Use {@link createSkillCatalogue}. */
+  constructor(entries: SkillEntry[], files: CatalogueFile[], roots: string[], pageSize: number) {
+    this.pageSize = pageSize;
+    this.entries = Object.freeze(entries.sort((a, b) => (a.uri < b.uri ? -1 : 1)).map(deepFreeze));
+    for (const entry of this.entries) this.bySkill.set(canonicalUri(entry.uri), markPublished(entry));
+    for (const file of files) this.files.set(canonicalUri(file.uri), file);
+    const dirOf = (uri: string) => uri.slice(0, uri.lastIndexOf("/"));
+    const children = new Map<string, Map<string, Resource>>();
+    const add = (dir: string, child: Resource) => {
+      const known = children.get(dir) ?? new Map<string, Resource>();
+      known.set(child.uri, child);
+      children.set(dir, known);
+    };
+    const rootSet = new Set(roots);
+    for (const root of roots) children.set(root, children.get(root) ?? new Map());
+    for (const file of files) {
+      add(dirOf(file.uri), {
+        uri: file.uri,
+        name: file.name,
+        mimeType: file.mimeType,
+        size: file.bytes.length,
+      });
+      // Every directory from the file up to its outermost skill root is a directory resource.
+      let root: string | undefined;
+      for (let dir = dirOf(file.uri); dir.includes("://") && !dir.endsWith(":/"); dir = dirOf(dir)) {
+        if (rootSet.has(dir)) root = dir;
+      }
+      for (let dir = dirOf(file.uri); root !== undefined && dir.length > root.length; dir = dirOf(dir)) {
+        const name = decodeURIComponent(dir.slice(dir.lastIndexOf("/") + 1));
+        add(dirOf(dir), { uri: dir, name, mimeType: DIRECTORY_MIME_TYPE });
+      }
+    }
+    for (const [dir, known] of children) {
+      this.dirs.set(
+        canonicalUri(dir),
+        [...known.values()].sort((a, b) => (a.uri < b.uri ? -1 : 1)),
+      );
+    }
+  }
+
+  /** One page of entries. */
+  list(cursor: string | undefined): { skills: SkillEntry[]; nextCursor?: string } {
+    const { items, nextCursor } = page(this.entries, (entry) => entry.uri, cursor, this.pageSize);
+    return nextCursor === undefined ? { skills: items } : { skills: items, nextCursor };
+  }
+
+  /** The entry whose `SKILL.md` is at `uri` (any spelling of it), or `undefined`. */
+  get(uri: string): SkillEntry | undefined {
+    return this.bySkill.get(canonicalUri(uri));
+  }
+
+  /** The `resources/read` result of a skill file (`SKILL.md` always as text), or `undefined` when not served. */
+  read(uri: string): ReadResourceResult | undefined {
+    const file = this.files.get(canonicalUri(uri));
+    if (file === undefined) return undefined;
+    const body = file.text === undefined ? { blob: toBase64(file.bytes) } : { text: file.text };
+    return { contents: [{ uri: file.uri, mimeType: file.mimeType, ...body }] };
+  }
+
+  /** One page of a directory's direct children, or `undefined` when `uri` is not a served directory. */
+  readDirectory(
+    uri: string,
+    cursor: string | undefined,
+  ): { resources: Resource[]; nextCursor?: string } | undefined {
+    const children = this.dirs.get(canonicalUri(uri));
+    if (children === undefined) return undefined;
+    const { items, nextCursor } = page(children, (child) => child.uri, cursor, this.pageSize);
+    return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
+  }
+
+  /** One `resources/list` entry per `SKILL.md`: `text/markdown`, named and described by its frontmatter. */
+  resources(): Resource[] {
+    return this.entries.map((entry) => ({
+      uri: entry.uri,
+      name: entry.frontmatter.name,
+      description: entry.frontmatter.description,
+      mimeType: SKILL_MD_MIME_TYPE,
+      size: this.files.get(canonicalUri(entry.uri))?.bytes.length ?? 0,
+    }));
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/**
+ * Builds a {@link SkillCatalogue} from skills declared in code: parses (or writes) each `SKILL.md`, checks every
+ * rule of SEP-2640 (names, URIs, frontmatter, limits) and computes each file's digest and size once. Throws
+ * `McpkitError` `INVALID_CONFIG` naming the skill and the rule it breaks.
+ *
+ * @example
+ * const catalogue = await createSkillCatalogue([
+ *   {
+ *     frontmatter: { name: "pdf-processing", description: "Extract, fill, and assemble PDF documents" },
+ *     body: "# PDF\nSee [forms](references/FORMS.md).\n",
+ *     files: { "references/FORMS.md": "# Forms\n" },
+ *   },
+ * ]);
+ */
+export async function createSkillCatalogue(
+  skills: readonly SkillDefinition[],
+  options?: SkillCatalogueOptions,
+): Promise<SkillCatalogue> {
+  const opts = checkOptionKeys("options", options, ["scheme", "pageSize", "limits"]);
+  const scheme = opts.scheme ?? "skill";
+  if (typeof scheme !== "string" || !/^[a-z][a-z0-9+.-]*$/.test(scheme)) {
+    throw invalidConfig("options.scheme", "must be a lowercase URI scheme");
+  }
+  const pageSize = positiveInteger("options.pageSize", opts.pageSize, 100);
+  const limitOpts = checkOptionKeys("options.limits", opts.limits, ["maxResources", "maxTotalBytes"]);
+  const limits = {
+    maxResources: positiveInteger(
+      "options.limits.maxResources",
+      limitOpts.maxResources,
+      SKILL_LIMITS.resourcesPerSkill,
+    ),
+    maxTotalBytes: positiveInteger(
+      "options.limits.maxTotalBytes",
+      limitOpts.maxTotalBytes,
+      SKILL_LIMITS.bytesPerSkill,
+    ),
+  };
+  if (!Array.isArray(skills)) throw invalidConfig("skills", "must be an array");
+  const entries: SkillEntry[] = [];
+  const declared = new Set<string>();
+  const files = new Map<string, CatalogueFile>();
+  const roots: string[] = [];
+  for (const [index, definition] of skills.entries()) {
+    const at = `skills[${index}]`;
+    checkOptionKeys(at, definition, DEFINITION_KEYS);
+    const skillMd = skillMdOf(index, definition);
+    let frontmatter: SkillEntry["frontmatter"];
+    try {
+      frontmatter = parseSkillMd(skillMd).frontmatter as SkillFrontmatter;
+    } catch (error) {
+      if (!(error instanceof FrontmatterError)) throw error;
+      throw invalidConfig(`${at}.skillMd`, `has frontmatter mcpkit cannot read: ${error.message}`);
+    }
+    const name = typeof frontmatter.name === "string" ? frontmatter.name : "";
+    if (definition.prefix !== undefined && typeof definition.prefix !== "string") {
+      throw invalidConfig(`${at}.prefix`, "must be a string");
+    }
+    if (
+      definition.files !== undefined &&
+      (typeof definition.files !== "object" || definition.files === null)
+    ) {
+      throw invalidConfig(`${at}.files`, "must be an object");
+    }
+    const prefix = definition.prefix === undefined ? [] : splitPath(`${at}.prefix`, definition.prefix);
+    const root = `${scheme}://${[...prefix, name].map(encodeSegment).join("/")}`;
+    const uri = `${root}/${SKILL_MD}`;
+    const inputs: [string, SkillFileContent][] = [
+      [SKILL_MD, skillMd],
+      ...Object.entries((definition.files ?? {}) as { [path: string]: SkillFileContent }),
+    ];
+    const resources = [];
+    for (const [path, content] of inputs) {
+      const segments = splitPath(`${at}.files`, path);
+      if (path === SKILL_MD && content !== skillMd)
+        throw invalidConfig(`${at}.files`, "cannot hold SKILL.md");
+      const file = contentOf(path, content);
+      const fileUri = `${root}/${segments.map(encodeSegment).join("/")}`;
+      const problem = uriProblem(fileUri);
+      if (problem !== undefined)
+        throw invalidConfig(`${at}.files["${path}"]`, `gives the URI ${fileUri}, which ${problem}`);
+      const digest = await skillDigest(file.bytes);
+      const served: CatalogueFile = {
+        uri: fileUri,
+        name: segments.at(-1) as string,
+        bytes: file.bytes,
+        text: path === SKILL_MD ? skillMd : file.text,
+        mimeType: path === SKILL_MD ? SKILL_MD_MIME_TYPE : (file.mimeType ?? mimeTypeOf(path)),
+        digest,
+      };
+      const known = files.get(canonicalUri(fileUri));
+      if (known !== undefined && known.digest !== digest) {
+        throw invalidConfig(`${at}.files["${path}"]`, `differs from another skill's copy of ${fileUri}`);
+      }
+      files.set(canonicalUri(fileUri), served);
+      resources.push({ uri: fileUri, digest, size: file.bytes.length });
+    }
+    const entry: SkillEntry = {
+      uri,
+      frontmatter,
+      resources: resources.sort((a, b) => (a.uri < b.uri ? -1 : 1)),
+    };
+    if (definition._meta !== undefined) entry._meta = structuredClone(definition._meta);
+    const problems = skillEntryProblems(entry, { mode: "publish" });
+    const over = skillLimitProblem(entry, limits);
+    if (over !== undefined) problems.push(`over the per-skill limits: ${over}`);
+    if (problems.length > 0) throw invalidConfig(at, `(${uri}) breaks SEP-2640: ${problems.join("; ")}`);
+    if (declared.has(canonicalUri(uri))) throw invalidConfig(at, `declares ${uri} twice`);
+    declared.add(canonicalUri(uri));
+    entries.push(entry);
+    roots.push(skillUriParts(uri)?.root ?? root);
+  }
+  return new SkillCatalogue(entries, [...files.values()], roots, pageSize);
+}
