@@ -12,7 +12,7 @@ import { isInputRequired, type RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
 import { inputRequiredResult, readModernInput } from "./modern-input.js";
 import type { ServerConfig } from "./options.js";
-import { errorResponse, resultResponse } from "./respond.js";
+import { errorResponse, isOwnAbort, resultResponse } from "./respond.js";
 import type { ServerRuntime } from "./runtime.js";
 
 /** What the transport knows about one 2026-07-28 request. */
@@ -82,7 +82,12 @@ export async function serveModern(
       }),
     );
   } catch (error) {
-    return errorResponse(request.id, error, MODERN_VERSION, config.logger);
+    return errorResponse(
+      request.id,
+      error,
+      MODERN_VERSION,
+      isOwnAbort(error, env.signal) ? undefined : config.logger,
+    );
   }
 }
 
