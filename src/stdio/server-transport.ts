@@ -417,12 +417,14 @@ function unsendableResponse(id: RequestId, error: unknown, limit: number): JsonR
 }
 
 /**
- * An error response the transport writes itself, as a frame within `maxOutboundFrameBytes`: when the request's
- * id alone would make it pass the bound (an id almost as long as the inbound frame limit), it goes without it.
+ * An error response the transport writes itself, kept within `maxOutboundFrameBytes` when it can be: when the
+ * request's id alone makes it pass the bound (an id almost as long as the inbound frame limit), it goes without
+ * the id. (Under a bound smaller than the error itself, it keeps the id: nothing would fit.)
  */
 function boundedErrorFrame(response: JsonRpcErrorResponse, limit: number): string {
   const text = JSON.stringify(response);
   if (!exceedsUtf8(text, limit)) return `${text}\n`;
   const { id: _unsendable, ...anonymous } = response;
-  return `${JSON.stringify(anonymous)}\n`;
+  const shorter = JSON.stringify(anonymous);
+  return `${exceedsUtf8(shorter, limit) ? text : shorter}\n`;
 }
