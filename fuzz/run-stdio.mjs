@@ -42,10 +42,6 @@ export async function fuzzStdio({ seed, count, only, env, tally, progress, deadl
 }
 
 async function runOnce({ run, first, size, rng }, { seed, env, tally, idleMs }) {
-  const t0 = performance.now();
-  const debug = process.env.FUZZ_DEBUG
-    ? (what) => console.error(`run ${run} ${Math.round(performance.now() - t0)} ms: ${what}`)
-    : () => {};
   const { era, inputs } = stdioRun(rng, { size, firstIndex: first });
   const ending = rng.chance(0.35) ? oversize(rng) : undefined;
   const oracle = new StdioOracle({
@@ -128,14 +124,12 @@ async function runOnce({ run, first, size, rng }, { seed, env, tally, idleMs }) 
     if (!server.alive) break;
   }
   await flush();
-  debug("written");
   const answeredAll = await book.waitUntil(
     () => book.outstanding === 0,
     idleMs,
     () => server.alive,
   );
 
-  debug(`answered all: ${answeredAll}`);
   // The server must still answer a valid request.
   let probeAnswered = false;
   if (server.alive && !crossed) {
@@ -151,16 +145,14 @@ async function runOnce({ run, first, size, rng }, { seed, env, tally, idleMs }) 
     tally.fail(kind, where(missing.input, { expected: missing.classes, note: missing.note }));
   }
 
-  debug(`probe: ${probeAnswered}`);
   // The end: stdin closed (exit 0), or a frame past maxFrameBytes (exit 3).
   const designedEnd = crossed || ending !== undefined;
   if (ending !== undefined && server.alive && !crossed) {
-    tally.add("kinds", `end: ${ending.kind}`);
+    tally.add("kinds", `end: $ending.kind`);
     await server.write(ending.bytes);
   }
   const exit = designedEnd ? await server.waitExit(idleMs) : await server.end(idleMs);
   const expectedCode = designedEnd ? 3 : 0;
-  debug(`exit ${JSON.stringify(exit)}`);
   if (exit.hung)
     tally.fail("hang", where(lastIndex, { note: "the server did not exit", stderr: server.stderrTail }));
   else if (exit.code !== expectedCode) {

@@ -11,6 +11,7 @@
  *
  * The server's logger counts what it is told and prints the counts on stderr as one line at exit
  * (`FUZZ-LOG {...}`), so the runner can report what the server logged without reading megabytes of warnings.
+ * FUZZ_SERVER_DEBUG=1 prints every log call on stderr as well.
  *
  * FUZZ_SABOTAGE=<what>:<n> breaks this server on purpose, so that a test can show the fuzz catches it:
  * `drop:<n>` drops the n-th answer, `extra:<n>` sends it twice, `crash:<n>` exits at the n-th answer.
@@ -103,16 +104,6 @@ function sabotagedStdout() {
 
 async function serveOnStdio() {
   const options = sabotage ? { output: sabotagedStdout() } : {};
-  if (process.env.FUZZ_SERVER_DEBUG) {
-    const t0 = performance.now();
-    const at = (what) => console.error(`${what} at ${Math.round(performance.now() - t0)} ms`);
-    process.stdin.on("end", () => at("stdin end"));
-    process.on("exit", () => at("exit"));
-    setTimeout(() => {
-      at("still alive");
-      console.error(process._getActiveHandles().map((h) => h.constructor.name));
-    }, 60_000).unref();
-  }
   try {
     await serveStdio(buildServer(), options);
     if (process.env.FUZZ_SERVER_DEBUG)
