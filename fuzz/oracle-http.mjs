@@ -88,8 +88,11 @@ export function expectHttp(input, state, sessionHeader) {
     return { expectation: refused(400, "e-32700"), apply: nothing };
   }
   const message = classify(value);
-  // An answer whose id alone would pass maxResponseBytes goes without it.
-  const idOptional = message.id !== undefined && echoSize(message.id) + 2_000 > LIMITS.httpMaxResponseBytes;
+  // An answer that would pass maxResponseBytes because it repeats the id (or the method name of a refusal)
+  // goes without the id.
+  const named = typeof value?.method === "string" ? value.method : undefined;
+  const idOptional =
+    message.id !== undefined && echoSize(message.id, named) + 2_000 > LIMITS.httpMaxResponseBytes;
   if (message.kind === "invalid") {
     return { expectation: { ...refused(400, "e-32600"), id: message.id, idOptional }, apply: nothing };
   }

@@ -148,7 +148,7 @@ async function runOnce({ run, first, size, rng }, { seed, env, tally, idleMs }) 
   // The end: stdin closed (exit 0), or a frame past maxFrameBytes (exit 3).
   const designedEnd = crossed || ending !== undefined;
   if (ending !== undefined && server.alive && !crossed) {
-    tally.add("kinds", `end: $ending.kind`);
+    tally.add("kinds", `end: ${ending.kind}`);
     await server.write(ending.bytes);
   }
   const exit = designedEnd ? await server.waitExit(idleMs) : await server.end(idleMs);
