@@ -125,5 +125,3 @@ function events(text) {
   }
   return messages;
 }
-
-export { http };

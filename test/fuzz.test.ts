@@ -6,8 +6,9 @@
  * `npm run fuzz` is the long run (100,000 inputs per transport).
  */
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 const MAIN = fileURLToPath(new URL("../fuzz/main.mjs", import.meta.url));
 const module = (name: string) =>
@@ -53,6 +54,14 @@ function fuzz(
 const FAILURES = ["crash", "hang", "lost", "extra", "mismatch", "corrupt", "over-limit"] as const;
 const failuresOf = (summary: Summary) => Object.fromEntries(FAILURES.map((kind) => [kind, summary[kind]]));
 const NONE = Object.fromEntries(FAILURES.map((kind) => [kind, 0]));
+
+beforeAll(() => {
+  const built = fileURLToPath(new URL("../dist/server/index.js", import.meta.url));
+  expect(
+    existsSync(built),
+    "run `npm run build` first (npm test does): the fuzz target is the built package",
+  ).toBe(true);
+});
 
 /** The short run's size per transport, and the deadline of any one test (a hang guard, not a threshold). */
 const COUNT = 2_000;
