@@ -94,3 +94,59 @@ describe("ServerConnection: log lines a peer can trigger are rate-limited", () =
     }
   });
 });
+
+describe("ServerConnection: a request cancelled while it waits for a handler slot", () => {
+  it("gets no answer, and is not logged as a handler failure (found by the fuzz suite, fuzz/)", async () => {
+    const sent: JsonRpcMessage[] = [];
+    const errors: unknown[] = [];
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let handlers: TransportHandlers | undefined;
+    const transport = {
+      start: async (h: TransportHandlers) => {
+        handlers = h;
+      },
+      send: async (message: JsonRpcMessage) => {
+        sent.push(message);
+      },
+      close: async () => {},
+    } as unknown as Transport;
+    const server = new ServerBuilder({
+      serverInfo: { name: "t", version: "1.0.0" },
+      maxConcurrentHandlers: 1,
+      logger: { warn: () => {}, error: (message, details) => errors.push([message, details]) },
+    })
+      .tool({ name: "hold", inputSchema: { type: "object" } }, async () => {
+        await held;
+        return { content: [{ type: "text", text: "done" }] };
+      })
+      .build();
+    await server.connect(transport);
+    const deliver = (message: JsonRpcMessage) => handlers?.message(message);
+    const call = (id: number) => ({
+      jsonrpc: "2.0" as const,
+      id,
+      method: "tools/call",
+      params: { name: "hold" },
+    });
+    deliver({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    });
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    deliver(call(2)); // takes the one slot
+    await vi.waitFor(() => expect(server.runningHandlers).toBe(1));
+    deliver(call(3)); // waits for it
+    await vi.waitFor(() => expect(server.queuedHandlers).toBe(1));
+    deliver({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } });
+    await vi.waitFor(() => expect(server.queuedHandlers).toBe(0));
+    release();
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]).toMatchObject({ id: 2, result: { content: [{ type: "text", text: "done" }] } });
+    expect(errors).toEqual([]);
+  });
+});

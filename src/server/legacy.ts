@@ -15,7 +15,7 @@ import type { RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
 import { runLegacyRounds } from "./legacy-input.js";
 import { cappedNotifications } from "./notification-caps.js";
-import { errorResponse, resultResponse } from "./respond.js";
+import { errorResponse, isOwnAbort, resultResponse } from "./respond.js";
 import type { ServerRuntime } from "./runtime.js";
 
 /** What the transport knows about one request of a 2025-11-25 session. */
@@ -129,7 +129,12 @@ export class LegacySession {
         }),
       );
     } catch (error) {
-      return errorResponse(request.id, error, LEGACY_VERSION, config.logger);
+      return errorResponse(
+        request.id,
+        error,
+        LEGACY_VERSION,
+        isOwnAbort(error, env.signal) ? undefined : config.logger,
+      );
     }
   }
 

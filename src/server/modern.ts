@@ -13,7 +13,7 @@ import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
 import { inputRequiredResult, NO_INPUT, readModernInput, spendState } from "./modern-input.js";
 import { cappedNotifications } from "./notification-caps.js";
 import type { ServerConfig } from "./options.js";
-import { errorResponse, resultResponse } from "./respond.js";
+import { errorResponse, isOwnAbort, resultResponse } from "./respond.js";
 import type { ServerRuntime } from "./runtime.js";
 
 /** What the transport knows about one 2026-07-28 request. */
@@ -88,7 +88,12 @@ export async function serveModern(
       }),
     );
   } catch (error) {
-    return errorResponse(request.id, error, MODERN_VERSION, config.logger);
+    return errorResponse(
+      request.id,
+      error,
+      MODERN_VERSION,
+      isOwnAbort(error, env.signal) ? undefined : config.logger,
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import { unencodableResponse } from "../jsonrpc/codec.js";
+import { exceedsUtf8, unencodableResponse } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import {
@@ -194,8 +194,9 @@ export class StdioServerTransport implements Transport {
     } catch (error) {
       if (isResponse(message) && message.id !== undefined) {
         // The peer still gets an answer for that id, so it does not wait for one that never comes.
+        const limit = this.policy.maxOutboundFrameBytes;
         void Promise.resolve(
-          this.enqueue(unsendableResponse(message.id, error, this.policy.maxOutboundFrameBytes)),
+          this.enqueue(boundedErrorFrame(unsendableResponse(message.id, error, limit), limit)),
         )
           .catch(() => {})
           .finally(() => this.answered(message));
@@ -272,10 +273,9 @@ export class StdioServerTransport implements Transport {
         ? { ok: false, error: new JsonRpcError(ErrorCode.ParseError, "Parse error"), id: undefined }
         : decodeRequestFrame(frame);
     if (!decoded.ok) {
-      const error = decoded.error.toJSON();
-      const response: JsonRpcErrorResponse =
-        decoded.id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id: decoded.id, error };
-      void this.enqueue(`${JSON.stringify(response)}\n`)?.catch(() => {});
+      const response: JsonRpcErrorResponse = { jsonrpc: "2.0", error: decoded.error.toJSON() };
+      if (decoded.id !== undefined) response.id = decoded.id;
+      void this.enqueue(boundedErrorFrame(response, this.policy.maxOutboundFrameBytes))?.catch(() => {});
       return;
     }
     const message = decoded.message;
@@ -443,9 +443,9 @@ function ioError(message: string, cause?: Error): McpkitError {
 }
 
 /** The -32603 answer sent in place of a response that could not be sent (too large, or not encodable). */
-function unsendableResponse(id: RequestId, error: unknown, limit: number): string {
+function unsendableResponse(id: RequestId, error: unknown, limit: number): JsonRpcErrorResponse {
   const tooLarge = error instanceof McpkitError && error.code === "MESSAGE_TOO_LARGE";
-  const response: JsonRpcErrorResponse = {
+  return {
     jsonrpc: "2.0",
     id,
     error: tooLarge
@@ -456,5 +456,17 @@ function unsendableResponse(id: RequestId, error: unknown, limit: number): strin
         }
       : unencodableResponse(id).error,
   };
-  return `${JSON.stringify(response)}\n`;
+}
+
+/**
+ * An error response the transport writes itself, kept within `maxOutboundFrameBytes` when it can be: when the
+ * request's id alone makes it pass the bound (an id almost as long as the inbound frame limit), it goes without
+ * the id. (Under a bound smaller than the error itself, it keeps the id: nothing would fit.)
+ */
+function boundedErrorFrame(response: JsonRpcErrorResponse, limit: number): string {
+  const text = JSON.stringify(response);
+  if (!exceedsUtf8(text, limit)) return `${text}\n`;
+  const { id: _unsendable, ...anonymous } = response;
+  const shorter = JSON.stringify(anonymous);
+  return `${exceedsUtf8(shorter, limit) ? text : shorter}\n`;
 }

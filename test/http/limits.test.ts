@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ServerBuilder } from "../../src/server/builder.js";
-import { HttpPeer, raw, useServe } from "../support/http-peer.js";
+import { HttpPeer, modernMeta, raw, useServe } from "../support/http-peer.js";
 
 const serve = useServe();
 const MODERN = "2026-07-28";
@@ -188,5 +188,64 @@ describe("nesting", () => {
       },
     });
     expect(warnings.length).toBe(before);
+  });
+});
+
+describe("answers that would repeat a huge id or method name (found by the fuzz suite, fuzz/)", () => {
+  const LIMIT = 2_000;
+  const modernHeaders = { "content-type": "application/json", "mcp-protocol-version": MODERN };
+  /** A body of exactly `LIMIT` bytes whose `key` takes all the room the rest leaves. */
+  const filled = (message: { [key: string]: unknown }, key: string) => {
+    const room = LIMIT - JSON.stringify({ ...message, [key]: "" }).length;
+    const body = JSON.stringify({ ...message, [key]: "i".repeat(room) });
+    expect(body.length).toBe(LIMIT);
+    return body;
+  };
+  const limits = { handler: { maxBodyBytes: LIMIT, maxResponseBytes: LIMIT } };
+
+  it("keeps a refusal within maxResponseBytes: no id, no data, the message cut, the status kept", async () => {
+    const { url } = await serve(bigServer(), limits);
+    const unknown = await raw(url, {
+      headers: modernHeaders,
+      body: filled({ jsonrpc: "2.0", id: 1, method: "" }, "method"),
+    });
+    expect(unknown.status).toBe(404);
+    expect(Buffer.byteLength(unknown.text)).toBeLessThanOrEqual(LIMIT);
+    expect(unknown.messages[0]).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32601, message: expect.stringMatching(/^Method not found: i+$/) },
+    });
+    const invalid = await raw(url, {
+      headers: modernHeaders,
+      body: filled({ jsonrpc: "1.0", id: "", method: "ping" }, "id"),
+    });
+    expect(invalid.status).toBe(400);
+    expect(Buffer.byteLength(invalid.text)).toBeLessThanOrEqual(LIMIT);
+    expect(invalid.messages[0]).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: 'Invalid Request: "jsonrpc" must be "2.0"' },
+    });
+  });
+
+  it("sends the response_too_large error without the id when the id alone passes the bound", async () => {
+    const { url } = await serve(bigServer(), {
+      handler: { maxBodyBytes: 4 * LIMIT, maxResponseBytes: LIMIT },
+    });
+    const id = "i".repeat(LIMIT - 50);
+    const message = { jsonrpc: "2.0", id, method: "tools/list", params: { _meta: modernMeta() } };
+    const reply = await raw(url, {
+      headers: { ...modernHeaders, "mcp-method": "tools/list" },
+      body: JSON.stringify(message),
+    });
+    expect(reply.status).toBe(500);
+    expect(Buffer.byteLength(reply.text)).toBeLessThanOrEqual(LIMIT);
+    expect(reply.messages[0]).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32603,
+        message: "Response too large",
+        data: { reason: "response_too_large", limit: LIMIT },
+      },
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { Clock } from "../../jsonrpc/clock.js";
-import { unencodableResponse, utf8Length } from "../../jsonrpc/codec.js";
+import { exceedsUtf8, unencodableResponse, utf8Length } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import { LazyAbort } from "../../jsonrpc/lazy-abort.js";
@@ -159,7 +159,13 @@ export class ResponseExchange {
         limit: this.options.maxResponseBytes,
         size,
       });
-      json = JSON.stringify(this.tooLarge(response));
+      json = JSON.stringify(this.tooLarge(response.id));
+      // An id so long that this error would pass the bound too: it goes without the id.
+      const room =
+        this.state === "pending"
+          ? this.options.maxResponseBytes
+          : this.options.maxResponseBytes - sent - SseStream.eventSize("");
+      if (exceedsUtf8(json, room)) json = JSON.stringify(this.tooLarge(undefined));
     }
     if (this.state === "pending") {
       if (asJson || tooLarge) {
@@ -197,13 +203,13 @@ export class ResponseExchange {
     }
   }
 
-  private tooLarge(response: JsonRpcResponse): JsonRpcResponse {
+  private tooLarge(id: RequestId | undefined): JsonRpcResponse {
     const error = {
       code: ErrorCode.InternalError,
       message: "Response too large",
       data: { reason: "response_too_large", limit: this.options.maxResponseBytes },
     };
-    return response.id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id: response.id, error };
+    return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
   }
 
   private commit(headers: { [name: string]: string }): SseStream {

@@ -12,14 +12,7 @@ import { acceptedFormatsCache, type Endpoint } from "./endpoint.js";
 import { legacyDelete, legacyGet, legacyPost } from "./legacy.js";
 import { modernPost } from "./modern.js";
 import { buildHttpConfig, type HttpHandlerOptions } from "./options.js";
-import {
-  HttpRefusal,
-  jsonResponse,
-  methodNotAllowed,
-  refusalMessage,
-  refusalResponse,
-  textResponse,
-} from "./responses.js";
+import { HttpRefusal, methodNotAllowed, refusalResponse, textResponse } from "./responses.js";
 import { SessionManager } from "./sessions.js";
 import {
   type Answer,
@@ -113,7 +106,7 @@ const SESSION_ID = McpHeader.sessionId.toLowerCase();
 const PROTOCOL_VERSION = McpHeader.protocolVersion.toLowerCase();
 
 async function route(endpoint: Endpoint, request: RequestView): Promise<Answer> {
-  const { policy, maxBodyBytes } = endpoint.config;
+  const { policy, maxBodyBytes, maxResponseBytes } = endpoint.config;
   // 1. Host and Origin, before anything else reads the request.
   if (!policy.hostAllowed(request.host, request.scheme)) {
     return textResponse(403, "Forbidden: host not allowed");
@@ -130,6 +123,7 @@ async function route(endpoint: Endpoint, request: RequestView): Promise<Answer> 
     return answer(
       method === "GET" ? legacyGet(endpoint, request) : legacyDelete(endpoint, request),
       undefined,
+      maxResponseBytes,
     );
   }
   if (method !== "POST") return methodNotAllowed(legacyHeaders ? "GET, POST, DELETE" : "POST");
@@ -149,14 +143,14 @@ async function route(endpoint: Endpoint, request: RequestView): Promise<Answer> 
     return refusalResponse(UNREADABLE_BODY, undefined);
   }
   const decoded = decodeBody(bytes);
-  if (!decoded.ok) {
-    return jsonResponse(400, JSON.stringify(refusalMessage(decoded.error.toJSON(), decoded.id)));
-  }
+  if (!decoded.ok)
+    return refusalResponse({ status: 400, ...decoded.error.toJSON() }, decoded.id, maxResponseBytes);
   // 4. Era: legacy for a legacy version header, a session id, or `initialize` without a version header.
   const message = decoded.message;
   const id = isRequest(message) ? message.id : undefined;
   const legacy = legacyHeaders || (isRequest(message) && message.method === "initialize" && version === null);
-  return answer(legacy ? legacyPost(endpoint, request, message) : modernPost(endpoint, request, message), id);
+  const flow = legacy ? legacyPost(endpoint, request, message) : modernPost(endpoint, request, message);
+  return answer(flow, id, maxResponseBytes);
 }
 
 const UNREADABLE_BODY = {
@@ -187,11 +181,11 @@ function isJsonMediaType(contentType: string | null): boolean {
 }
 
 /** Turns a refusal thrown by an era flow into its answer, carrying the request id. */
-async function answer(flow: Promise<Answer>, id: RequestId | undefined): Promise<Answer> {
+async function answer(flow: Promise<Answer>, id: RequestId | undefined, maxBytes: number): Promise<Answer> {
   try {
     return await flow;
   } catch (error) {
     if (!(error instanceof HttpRefusal)) throw error;
-    return error.response ?? refusalResponse(error.refusal, id);
+    return error.response ?? refusalResponse(error.refusal, id, maxBytes);
   }
 }

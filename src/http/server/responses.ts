@@ -1,3 +1,4 @@
+import { exceedsUtf8 } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import type { JsonRpcErrorResponse, JsonRpcResponse, RequestId } from "../../jsonrpc/message.js";
 import type { Answer } from "./view.js";
@@ -47,9 +48,25 @@ export function jsonResponse(status: number, body: string, headers: { [name: str
   return { status, headers: { "content-type": "application/json", ...headers }, body };
 }
 
-/** A JSON-RPC error response for a refusal. */
-export function refusalResponse(refused: Refusal, id: RequestId | undefined): Answer {
-  return jsonResponse(refused.status, JSON.stringify(refusalMessage(refused, id)));
+/** How much of its message a refusal too large to send keeps. */
+const KEPT_MESSAGE = 1_024;
+
+/**
+ * A JSON-RPC error response for a refusal, within `maxBytes` (the handler's `maxResponseBytes`): a refusal that
+ * repeats so much of the request (a huge id, method name or version) that it would pass the bound is sent
+ * without its id and data, its message cut.
+ */
+export function refusalResponse(
+  refused: Refusal,
+  id: RequestId | undefined,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Answer {
+  let body = JSON.stringify(refusalMessage(refused, id));
+  if (exceedsUtf8(body, maxBytes)) {
+    const message = refused.message.slice(0, KEPT_MESSAGE);
+    body = JSON.stringify(refusalMessage({ code: refused.code, message }, undefined));
+  }
+  return jsonResponse(refused.status, body);
 }
 
 /** A plain-text response (403s carry no JSON-RPC body). */
