@@ -29,7 +29,9 @@ function build(options: { maxConcurrentHandlers?: number; maxQueuedHandlers?: nu
     .request(
       "acme/hold",
       (_params, context) =>
-        new Promise((resolve) => context.signal.addEventListener("abort", () => resolve({}))),
+        new Promise<{ [key: string]: unknown }>((resolve) =>
+          context.signal.addEventListener("abort", () => resolve({})),
+        ),
     )
     .notification("acme/seen", (params, context) => {
       seen.push([params, context]);
