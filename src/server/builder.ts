@@ -38,14 +38,9 @@ import {
   type ParamsSchema,
   type RequestEntry,
 } from "./custom.js";
+import { mergeCustomSurface } from "./custom-methods.js";
 import { invalidParams, resourceNotFound } from "./errors.js";
-import {
-  defineExtension,
-  type Extension,
-  isExtension,
-  notificationTable,
-  requestTable,
-} from "./extension.js";
+import { type Extension, isExtension, notificationTable, requestTable } from "./extension.js";
 import type { ServerHandler } from "./handler.js";
 import type { InputRequired } from "./input.js";
 import type { ServerOptions } from "./options.js";
@@ -348,7 +343,12 @@ export class ServerBuilder {
     const { pageSize, validate: _validate, jsonSchemaValidator: _factory, ...serverOptions } = this.options;
     const size = pageSize ?? Number.MAX_SAFE_INTEGER;
     if (!Number.isInteger(size) || size <= 0) throw invalid("pageSize must be a positive integer");
-    const server = createServer({ ...serverOptions, ...this.custom(), handler: this.handler(size) });
+    const custom = mergeCustomSurface(serverOptions, {
+      requests: this.requests,
+      notifications: this.notifications,
+      extensions: this.extensions,
+    });
+    const server = createServer({ ...serverOptions, ...custom, handler: this.handler(size) });
     // Start loading the default validator now, so the first call does not wait for it (a failure shows there).
     if (this.usesDefaultValidator) loadJsonSchemaValidator().catch(() => {});
     return server;
@@ -447,29 +447,6 @@ export class ServerBuilder {
       };
     }
     return handler;
-  }
-
-  /** The custom surface: the options' own, plus what was registered here. */
-  private custom(): Pick<ServerOptions, "requests" | "notifications" | "extensions"> {
-    const out: Pick<ServerOptions, "requests" | "notifications" | "extensions"> = {};
-    const { requests, notifications, extensions } = this.options;
-    if (requests !== undefined || Object.keys(this.requests).length > 0) {
-      out.requests = { ...requests, ...this.requests };
-    }
-    if (notifications !== undefined || Object.keys(this.notifications).length > 0) {
-      out.notifications = { ...notifications, ...this.notifications };
-    }
-    if (this.extensions.length === 0) {
-      if (extensions !== undefined) out.extensions = extensions;
-    } else if (extensions === undefined || Array.isArray(extensions)) {
-      out.extensions = [...((extensions as readonly Extension[] | undefined) ?? []), ...this.extensions];
-    } else {
-      const advertised = Object.entries(extensions).map(([id, settings]) =>
-        defineExtension({ id, settings }),
-      );
-      out.extensions = [...advertised, ...this.extensions];
-    }
-    return out;
   }
 
   private add<D, C>(

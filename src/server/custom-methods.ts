@@ -13,9 +13,9 @@ import {
 
 /** What a server's custom surface is built from (a subset of its options). */
 export interface CustomSurfaceOptions {
-  extensions?: ExtensionMap | readonly Extension[] | undefined;
-  requests?: { [method: string]: RequestEntry } | undefined;
-  notifications?: { [method: string]: NotificationEntry } | undefined;
+  extensions?: ExtensionMap | readonly Extension[];
+  requests?: { [method: string]: RequestEntry };
+  notifications?: { [method: string]: NotificationEntry };
 }
 
 /** The checked custom surface: the methods of each era and the extensions each era advertises. */
@@ -110,6 +110,37 @@ export function buildCustomSurface(options: CustomSurfaceOptions): CustomSurface
     methods.add(extension.eras, extension.requests, extension.notifications, `extension "${extension.id}"`);
   }
   return { methods, advertised: { [MODERN_VERSION]: modern, [LEGACY_VERSION]: legacy }, all };
+}
+
+/**
+ * A builder's custom surface: its options' own `requests`, `notifications` and `extensions`, plus what it
+ * registered itself (`own`, already checked). A map of extensions becomes advertise-only extensions when `own`
+ * adds extension objects. Keys left out of the result were absent from both.
+ */
+export function mergeCustomSurface(
+  options: CustomSurfaceOptions,
+  own: {
+    requests: { readonly [method: string]: CustomRequest };
+    notifications: { readonly [method: string]: CustomNotification };
+    extensions: readonly Extension[];
+  },
+): CustomSurfaceOptions {
+  const out: CustomSurfaceOptions = {};
+  const { requests, notifications, extensions } = options;
+  if (requests !== undefined || Object.keys(own.requests).length > 0)
+    out.requests = { ...requests, ...own.requests };
+  if (notifications !== undefined || Object.keys(own.notifications).length > 0) {
+    out.notifications = { ...notifications, ...own.notifications };
+  }
+  if (own.extensions.length === 0) {
+    if (extensions !== undefined) out.extensions = extensions;
+  } else if (extensions === undefined || Array.isArray(extensions)) {
+    out.extensions = [...((extensions as readonly Extension[] | undefined) ?? []), ...own.extensions];
+  } else {
+    const advertised = Object.entries(extensions).map(([id, settings]) => defineExtension({ id, settings }));
+    out.extensions = [...advertised, ...own.extensions];
+  }
+  return out;
 }
 
 function toExtensions(option: CustomSurfaceOptions["extensions"]): readonly Extension[] {

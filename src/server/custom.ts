@@ -6,9 +6,6 @@ import type { RequestContext } from "./context.js";
 import type { InputRequired } from "./input.js";
 import { type Check, checkFor, isStandardSchema } from "./schemas.js";
 
-/** @inline */
-type Answer<T> = Promise<T> | T;
-
 /** Params of a custom message as a handler gets them: the wire params without `_meta` (and the 2026 retry fields). */
 export type CustomParams = { [key: string]: unknown };
 
@@ -28,7 +25,7 @@ export type InferParams<S> = S extends StandardSchemaV1 ? StandardSchemaV1.Infer
 export type CustomRequestHandler<P = CustomParams, R extends CustomResult = CustomResult> = (
   params: P,
   context: RequestContext,
-) => Answer<R | InputRequired>;
+) => R | InputRequired | Promise<R | InputRequired>;
 
 /** What a notification handler knows about the notification it serves. */
 export interface NotificationContext {
@@ -57,7 +54,7 @@ const CUSTOM_NOTIFICATION = Symbol.for("mcpkit.CustomNotification");
 export interface CustomRequest {
   readonly [CUSTOM_REQUEST]: true;
   readonly handler: CustomRequestHandler<never>;
-  /** Checks the params before the handler runs (a failure is `-32602` naming every failing path). */
+  /** @internal Checks the params before the handler runs (a failure is `-32602` naming every failing path). */
   readonly check: Check | undefined;
   /** 2026-07-28: complete results get the server's default `ttlMs`/`cacheScope` (the handler's own win). */
   readonly cacheable: boolean;
@@ -67,6 +64,7 @@ export interface CustomRequest {
 export interface CustomNotification {
   readonly [CUSTOM_NOTIFICATION]: true;
   readonly handler: CustomNotificationHandler<never>;
+  /** @internal Checks the params before the handler runs. */
   readonly check: Check | undefined;
 }
 

@@ -48,6 +48,7 @@ export {
   type ParamsSchema,
   type RequestEntry,
 } from "./custom.js";
+export type { CustomMethods } from "./custom-methods.js";
 export { invalidParams, isResourceNotFoundError, methodNotFound, resourceNotFound } from "./errors.js";
 export { HANDLER_CAPACITY_MESSAGE, HANDLER_RETRY_AFTER_MS, HANDLER_TIMEOUT_MESSAGE } from "./executor.js";
 export { defineExtension, type Extension, type ExtensionDefinition, isExtension } from "./extension.js";
