@@ -40,7 +40,10 @@ export class Server {
     this.runtime = createRuntime(config);
   }
 
-  /** The capabilities this server advertises. */
+  /**
+   * The capabilities this server advertises: every extension, whichever era it serves (each era's own view is
+   * `config.capabilitiesByEra`).
+   */
   get capabilities(): ServerCapabilities {
     return this.config.capabilities;
   }
