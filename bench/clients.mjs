@@ -1,6 +1,8 @@
 /**
  * Connected clients for each implementation and transport. Every factory resolves to
- * `{ call(i): Promise<void>, close(): Promise<void> }`; `call(i)` runs `add(i, 1)` and checks the answer.
+ * `{ call(i): Promise<void>, close(): Promise<void> }`; `call(i)` runs `add(i, 1)` and checks the answer: as a
+ * `tools/call`, or with `custom` (the in-process and HTTP factories of mcpkit, v2 and the floor) as the custom
+ * request `bench/add`.
  */
 import { spawn } from "node:child_process";
 import { Agent, request } from "node:http";
@@ -21,6 +23,7 @@ import { Client } from "mcpkit/client";
 import { StreamableHttpClientTransport } from "mcpkit/http";
 import { nodeHttp } from "mcpkit/node";
 import { launchStdio } from "mcpkit/stdio";
+import * as z from "zod";
 import { floorAnswer, LEGACY, MODERN, mcpkitServer, v1Server, v2Server } from "./servers.mjs";
 
 const PEER = fileURLToPath(new URL("./peer.mjs", import.meta.url));
@@ -31,17 +34,25 @@ function check(text, i) {
 }
 
 const textOf = (result) => result.content[0].text;
+/** v2's `request()` of a custom method takes a result schema (and checks the result with it). */
+const SUM_RESULT = z.looseObject({ sum: z.number() });
 
-function mcpkitCalls(client) {
+function mcpkitCalls(client, custom = false) {
   return {
-    call: async (i) => check(textOf(await client.callTool("add", { a: i, b: 1 })), i),
+    call: custom
+      ? async (i) => check(String((await client.request("bench/add", { a: i, b: 1 })).sum), i)
+      : async (i) => check(textOf(await client.callTool("add", { a: i, b: 1 })), i),
     close: () => client.close(),
   };
 }
 
-function officialCalls(client, extraClose) {
+function officialCalls(client, extraClose, custom = false) {
+  const params = (i) => ({ a: i, b: 1 });
   return {
-    call: async (i) => check(textOf(await client.callTool({ name: "add", arguments: { a: i, b: 1 } })), i),
+    call: custom
+      ? async (i) =>
+          check(String((await client.request({ method: "bench/add", params: params(i) }, SUM_RESULT)).sum), i)
+      : async (i) => check(textOf(await client.callTool({ name: "add", arguments: params(i) })), i),
     close: async () => {
       await client.close();
       await extraClose?.();
@@ -49,10 +60,18 @@ function officialCalls(client, extraClose) {
   };
 }
 
+/** The bare request of call `i`, and the text to check in its answer. */
+function bareRequest(i, custom) {
+  return custom
+    ? { jsonrpc: "2.0", id: i, method: "bench/add", params: { a: i, b: 1 } }
+    : { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "add", arguments: { a: i, b: 1 } } };
+}
+const bareText = (message) => String(message.result.sum ?? message.result.content?.[0].text);
+
 const v2Mode = (era) => (era === MODERN ? { pin: MODERN } : "legacy");
 
 /** A bare JSON-RPC client for the floors: `JSON.stringify` out, `JSON.parse` in, nothing else. */
-function bareCalls(send, close) {
+function bareCalls(send, close, custom = false) {
   const waiting = new Map();
   const receive = (text) => {
     const message = JSON.parse(text);
@@ -64,26 +83,20 @@ function bareCalls(send, close) {
     receive,
     call: (i) =>
       new Promise((resolve) => {
-        const request = {
-          jsonrpc: "2.0",
-          id: i,
-          method: "tools/call",
-          params: { name: "add", arguments: { a: i, b: 1 } },
-        };
-        waiting.set(i, (message) => resolve(check(message.result.content[0].text, i)));
-        send(JSON.stringify(request));
+        waiting.set(i, (message) => resolve(check(bareText(message), i)));
+        send(JSON.stringify(bareRequest(i, custom)));
       }),
     close,
   };
 }
 
 export const inProcess = {
-  async mcpkit() {
+  async mcpkit(custom = false) {
     const [clientSide, serverSide] = createInProcessPair();
     await mcpkitServer().connect(serverSide);
     const client = new Client({ transport: clientSide, clientInfo: INFO });
     await client.connect();
-    return mcpkitCalls(client);
+    return mcpkitCalls(client, custom);
   },
   async v1() {
     const [clientSide, serverSide] = V1Memory.createLinkedPair();
@@ -92,19 +105,20 @@ export const inProcess = {
     await client.connect(clientSide);
     return officialCalls(client);
   },
-  async v2() {
+  async v2(custom = false) {
     const [clientSide, serverSide] = V2Memory.createLinkedPair();
     const handle = v2Serve(() => v2Server(), { transport: serverSide });
     const client = new V2Client(INFO, { versionNegotiation: { mode: v2Mode(MODERN) } });
     await client.connect(clientSide);
-    return officialCalls(client, () => handle.close?.());
+    return officialCalls(client, () => handle.close?.(), custom);
   },
   /** Two ends linked by a microtask hop, as an in-process transport is; JSON both ways. */
-  async floor() {
+  async floor(custom = false) {
     let server;
     const bare = bareCalls(
       (text) => queueMicrotask(() => server(text)),
       async () => {},
+      custom,
     );
     server = (text) => {
       const answer = JSON.stringify(floorAnswer(JSON.parse(text)));
@@ -159,7 +173,7 @@ export const stdio = {
 
 export const http = {
   /** On `nodeHttp()`, the recommended HTTP stack on Node (the default, `fetch`, costs about twice as much). */
-  async mcpkit(url, era) {
+  async mcpkit(url, era, custom = false) {
     const transport = new StreamableHttpClientTransport({ url, http: nodeHttp() });
     const client = new Client({
       transport,
@@ -168,24 +182,24 @@ export const http = {
     });
     const info = await client.connect();
     if (info.protocolVersion !== era) throw new Error(`mcpkit negotiated ${info.protocolVersion}`);
-    return mcpkitCalls(client);
+    return mcpkitCalls(client, custom);
   },
   async v1(url) {
     const client = new V1Client(INFO);
     await client.connect(new V1HttpClient(new URL(url)));
     return officialCalls(client);
   },
-  async v2(url, era) {
+  async v2(url, era, custom = false) {
     const client = new V2Client(INFO, { versionNegotiation: { mode: v2Mode(era) } });
     await client.connect(new V2HttpClient(new URL(url)));
     if (client.getNegotiatedProtocolVersion() !== era) throw new Error("v2 negotiated another revision");
-    return officialCalls(client);
+    return officialCalls(client, undefined, custom);
   },
   /**
    * The cheapest client there is: `node:http` with a keep-alive agent, a JSON body out, the answer parsed
    * (`fetch` costs about twice as much per call on Node 20, so it would make a lower floor).
    */
-  async floor(url) {
+  async floor(url, _era, custom = false) {
     const agent = new Agent({ keepAlive: true });
     const { hostname, port, pathname } = new URL(url);
     const post = (text) =>
@@ -217,15 +231,7 @@ export const http = {
         req.end(text);
       });
     return {
-      call: async (i) => {
-        const body = JSON.stringify({
-          jsonrpc: "2.0",
-          id: i,
-          method: "tools/call",
-          params: { name: "add", arguments: { a: i, b: 1 } },
-        });
-        check((await post(body)).result.content[0].text, i);
-      },
+      call: async (i) => check(bareText(await post(JSON.stringify(bareRequest(i, custom)))), i),
       close: async () => agent.destroy(),
     };
   },

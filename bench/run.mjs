@@ -5,7 +5,9 @@
  * number is the median over the rounds. See docs/performance.md.
  *
  * Env: BENCH_SCALE=smoke (tiny counts, for CI) or full (default); BENCH_ROUNDS=<n> overrides the round count;
- * BENCH_ONLY=inprocess,stdio,http,memory,cold runs only the listed sections.
+ * BENCH_ONLY=inprocess,stdio,http,custom,memory,cold runs only the listed sections. `custom`: a custom request
+ * method (`bench/add`) in-process and over HTTP 2026-07-28, mcpkit against the official v2 `setRequestHandler`,
+ * with mcpkit's `tools/call` of the same sum measured in the same rounds for comparison.
  */
 import { fork } from "node:child_process";
 import { cpus, totalmem } from "node:os";
@@ -39,7 +41,7 @@ const SCALES = {
 const scaleName = process.env.BENCH_SCALE === "smoke" ? "smoke" : "full";
 const S = { ...SCALES[scaleName] };
 if (process.env.BENCH_ROUNDS) S.rounds = Math.max(1, Number(process.env.BENCH_ROUNDS));
-const SECTIONS = ["inprocess", "stdio", "http", "memory", "cold"];
+const SECTIONS = ["inprocess", "stdio", "http", "custom", "memory", "cold"];
 /** BENCH_ONLY=<comma list of sections>: run only those (the others print n/a). */
 const only = new Set((process.env.BENCH_ONLY ?? SECTIONS.join(",")).split(",").map((s) => s.trim()));
 for (const name of only) if (!SECTIONS.includes(name)) throw new Error(`BENCH_ONLY: unknown section ${name}`);
@@ -240,6 +242,33 @@ for (const era of only.has("http") ? [MODERN, LEGACY] : []) {
   }
 }
 
+// The custom method: "mcpkit-tool" is mcpkit's tools/call of the same sum, in the same rounds (not a table column).
+if (only.has("custom")) {
+  const impls = ["mcpkit", "mcpkit-tool", "v2", "floor"];
+  const factory = (impl) =>
+    impl === "mcpkit-tool" ? () => inProcess.mcpkit(false) : () => inProcess[impl](true);
+  results.customInProcess = await rounds(
+    `custom method in-process, ${S.inProcess} sequential calls`,
+    impls,
+    (impl, warm) => sequential(factory(impl), warm ? Math.ceil(S.inProcess / 5) : S.inProcess),
+  );
+  const peers = {};
+  for (const impl of ["mcpkit", "v2", "floor"]) peers[impl] = await startPeer(impl, MODERN);
+  try {
+    const connect = (impl) =>
+      impl === "mcpkit-tool"
+        ? () => http.mcpkit(peers.mcpkit.url, MODERN, false)
+        : () => http[impl](peers[impl].url, MODERN, true);
+    results.customHttp = await rounds(
+      `custom method HTTP ${MODERN}, ${S.httpSequential} sequential calls`,
+      impls,
+      (impl, warm) => sequential(connect(impl), warm ? Math.ceil(S.httpSequential / 5) : S.httpSequential),
+    );
+  } finally {
+    await Promise.all(Object.values(peers).map((peer) => peer.stop()));
+  }
+}
+
 results.memory = await (only.has("memory") ? rounds : skipped)(
   `memory, 2 x ${S.sessions} idle 2025-11-25 HTTP sessions`,
   ["mcpkit", "v1", "v2"],
@@ -303,6 +332,8 @@ for (const era of [MODERN, LEGACY]) {
     false,
   );
 }
+row("custom method in-process calls/s", pick(results.customInProcess, "rate"), "/s", true);
+row(`custom method HTTP ${MODERN} sequential calls/s`, pick(results.customHttp, "rate"), "/s", true);
 row(`RSS per idle 2025-11-25 session (${S.sessions} more)`, pick(results.memory, "rss"), "KB", false);
 row(`heap per idle 2025-11-25 session (${S.sessions} more)`, pick(results.memory, "heap"), "KB", false);
 row(`RSS per session over the first ${S.sessions}`, pick(results.memory, "firstRss"), "KB", false);
@@ -343,4 +374,15 @@ console.log(line(header));
 console.log(line(widths.map((w) => "-".repeat(w))));
 for (const r of rows) console.log(line(r));
 console.log("");
+for (const [label, set] of [
+  ["in-process", results.customInProcess],
+  [`HTTP ${MODERN}`, results.customHttp],
+]) {
+  const custom = set?.mcpkit?.rate;
+  const tool = set?.["mcpkit-tool"]?.rate;
+  if (custom === undefined || tool === undefined) continue;
+  console.log(
+    `mcpkit custom method vs tools/call, ${label}, same rounds: ${fmt(custom, "/s")} vs ${fmt(tool, "/s")} (${(custom / tool).toFixed(2)}x)`,
+  );
+}
 console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

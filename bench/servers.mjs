@@ -1,10 +1,12 @@
 /**
  * The servers under test, each with one trivial `add` tool: mcpkit, the official v1 SDK
- * (`@modelcontextprotocol/sdk`) and the official v2 SDK (`@modelcontextprotocol/server`).
+ * (`@modelcontextprotocol/sdk`) and the official v2 SDK (`@modelcontextprotocol/server`). mcpkit and v2 also
+ * serve the same sum as a custom request method, `bench/add` (params `{ a, b }`, result `{ sum }`): mcpkit with
+ * `ServerBuilder.request`, v2 with `setRequestHandler`.
  */
 import { McpServer as V1McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpServer as V2McpServer } from "@modelcontextprotocol/server";
-import { ServerBuilder } from "mcpkit/server";
+import { defineRequest, ServerBuilder } from "mcpkit/server";
 import * as z from "zod";
 
 export const MODERN = "2026-07-28";
@@ -24,10 +26,20 @@ const ADD_SCHEMA = {
  */
 export const MCPKIT_SCHEMA = process.env.BENCH_MCPKIT_SCHEMA ?? "raw";
 
+/** The custom method `bench/add`, its params checked with the same kind of schema as the `add` tool's. */
+const customAdd =
+  MCPKIT_SCHEMA === "off"
+    ? defineRequest(({ a, b }) => ({ sum: Number(a) + Number(b) }))
+    : defineRequest(
+        { params: MCPKIT_SCHEMA === "zod" ? z.object({ a: z.number(), b: z.number() }) : ADD_SCHEMA },
+        ({ a, b }) => ({ sum: Number(a) + Number(b) }),
+      );
+
 export function mcpkitServer() {
   const builder = new ServerBuilder({
     serverInfo: { name: "bench-mcpkit", version: "1.0.0" },
     validate: MCPKIT_SCHEMA !== "off",
+    requests: { "bench/add": customAdd },
   });
   if (MCPKIT_SCHEMA === "zod") {
     const inputSchema = z.object({ a: z.number(), b: z.number() });
@@ -61,11 +73,20 @@ export function v2Server() {
     { description: "Adds two numbers", inputSchema: z.object({ a: z.number(), b: z.number() }) },
     async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
   );
+  server.server.setRequestHandler(
+    "bench/add",
+    { params: z.object({ a: z.number(), b: z.number() }) },
+    async ({ a, b }) => ({ sum: a + b }),
+  );
   return server;
 }
 
-/** The floor's answer to a `tools/call` of `add`: what a server must at least compute and send. */
+/** The floor's answer to a `tools/call` of `add` or a `bench/add`: what a server must at least compute and send. */
 export function floorAnswer(request) {
+  if (request.method === "bench/add") {
+    const { a, b } = request.params;
+    return { jsonrpc: "2.0", id: request.id, result: { sum: a + b } };
+  }
   const { a, b } = request.params.arguments;
   return { jsonrpc: "2.0", id: request.id, result: { content: [{ type: "text", text: String(a + b) }] } };
 }

@@ -1,4 +1,5 @@
 import { McpkitError } from "../jsonrpc/errors.js";
+import { customMethodProblem } from "../protocol/methods.js";
 import type { LoggingLevel, ResultBase } from "../protocol/types/common.js";
 import type { CompleteParams, CompleteResult } from "../protocol/types/completion.js";
 import type { GetPromptResult, ListPromptsResult, Prompt } from "../protocol/types/prompts.js";
@@ -244,6 +245,50 @@ export class Client extends ClientCore {
       throw new McpkitError("UNSUPPORTED", `${method} is sent by ${by}`, { details: { method } });
     }
     return this.send(method, params, options, "return");
+  }
+
+  /**
+   * Sends a custom notification to the server (both eras; in 2026-07-28 its `_meta` carries the client's
+   * envelope). Core notification names reject with `UNSUPPORTED` without sending: the client sends those
+   * itself (`sendRootsListChanged` for roots).
+   *
+   * @example
+   * await client.notify("acme/seen", { id: "42" });
+   */
+  async notify(method: string, params?: { [key: string]: unknown }): Promise<void> {
+    if (customMethodProblem(method) !== undefined) {
+      throw new McpkitError("UNSUPPORTED", `cannot send the notification ${String(method)} this way`, {
+        details: { method, reason: "reserved_method" },
+      });
+    }
+    if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
+      throw new McpkitError("UNSUPPORTED", "notification params must be an object", { details: { method } });
+    }
+    return this.sendNotification(method, params);
+  }
+
+  /**
+   * 2025-11-25 only: tells the server the client's roots changed (`notifications/roots/list_changed`); needs
+   * `capabilities.roots.listChanged: true`. 2026-07-28 has no such notification (the server asks for roots in
+   * each request's input rounds, so it always gets the current ones): there it rejects with `UNSUPPORTED`
+   * without sending, as it does without the capability.
+   *
+   * @example
+   * roots.push(newRoot);
+   * await client.sendRootsListChanged();
+   */
+  async sendRootsListChanged(): Promise<void> {
+    this.requireLegacy("notifications/roots/list_changed");
+    if (this.config.capabilities.roots?.listChanged !== true) {
+      throw new McpkitError(
+        "UNSUPPORTED",
+        "sendRootsListChanged needs capabilities.roots.listChanged: true",
+        {
+          details: { method: "notifications/roots/list_changed" },
+        },
+      );
+    }
+    return this.sendNotification("notifications/roots/list_changed", undefined);
   }
 
   /**

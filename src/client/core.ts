@@ -1,5 +1,7 @@
 import { McpkitError } from "../jsonrpc/errors.js";
+import { isObject } from "../jsonrpc/message.js";
 import type { ResultObject } from "../jsonrpc/pending.js";
+import { copyInto, shallowCopy } from "../jsonrpc/shallow-copy.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
 import type { SubscriptionFilter } from "../protocol/types/subscriptions.js";
@@ -7,6 +9,7 @@ import { type Era, LEGACY_VERSION } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
 import { CallbackRunner } from "./callbacks.js";
 import { RpcChannel } from "./channel.js";
+import { metaOf, withoutMeta } from "./custom.js";
 import { Deadline } from "./deadline.js";
 import { invokeSafely, routeNotification } from "./inbound.js";
 import { InputAnswerer } from "./input-answerer.js";
@@ -73,6 +76,13 @@ export abstract class ClientCore {
             this.serverRequests.cancelled(notification.params)
           )
             return;
+          const handler = this.config.notificationHandlers[notification.method];
+          if (handler !== undefined) {
+            const { method, params } = notification;
+            const context = { era: this.info?.era ?? LEGACY_VERSION, method, meta: metaOf(params) };
+            runner.run(method, (p: typeof params) => handler(withoutMeta(p), context), params);
+            return;
+          }
           routeNotification(notification, { onLog, onNotification, logger, runner });
         },
         request: (request) => this.serverRequests.answer(request),
@@ -94,7 +104,14 @@ export abstract class ClientCore {
     this.callbacks = new CallbackRunner(this.config.maxConcurrentCallbacks, this.config.callbackTimeoutMs);
     const answerer = new InputAnswerer(this.config.input, this.callbacks, logger);
     this.input = { answerer, capabilities, maxRounds: this.config.maxInputRounds };
-    this.serverRequests = new ServerRequests({ era: () => this.info?.era, capabilities, answerer, logger });
+    this.serverRequests = new ServerRequests({
+      era: () => this.info?.era,
+      capabilities,
+      answerer,
+      logger,
+      custom: this.config.requestHandlers,
+      callbacks: this.callbacks,
+    });
     this.subscriptions = new Subscriptions(this.channel, this.config);
   }
 
@@ -216,6 +233,25 @@ export abstract class ClientCore {
     );
   }
 
+  /**
+   * Sends one notification shaped for the era: in 2026-07-28 its `_meta` gets the client's envelope (protocol
+   * version, capabilities, info; the caller's other keys kept), so a dual-era server can tell its era.
+   */
+  protected sendNotification(method: string, params: { [key: string]: unknown } | undefined): Promise<void> {
+    let era: Era;
+    try {
+      era = this.requireConnected();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (era === LEGACY_VERSION) return this.channel.notify(method, params);
+    const shaped = shallowCopy(params);
+    const meta = shallowCopy(isObject(shaped._meta) ? shaped._meta : undefined);
+    copyInto(meta, this.cancelMeta());
+    shaped._meta = meta;
+    return this.channel.notify(method, shaped);
+  }
+
   /** Fails with `UNSUPPORTED`, sending nothing, unless the connection is in the 2025-11-25 era. */
   protected requireLegacy(method: string): void {
     const era = this.requireConnected();
@@ -313,7 +349,7 @@ export abstract class ClientCore {
     });
   }
 
-  /** The `_meta` of this client's 2026 `notifications/cancelled`, built once (the channel copies it per use). */
+  /** The `_meta` of this client's 2026 notifications, built once (each use copies it). */
   private cancelMeta(): { [key: string]: unknown } {
     this.notificationMeta ??= modernNotificationMeta(this.config);
     return this.notificationMeta;

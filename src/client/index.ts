@@ -21,6 +21,13 @@ export type {
 } from "../protocol/types/index.js";
 /** The client and its helpers. */
 export { Client, type ListParams } from "./client.js";
+/** Callbacks of custom server requests and notifications. */
+export type {
+  ServerNotificationCallback,
+  ServerNotificationContext,
+  ServerRequestCallback,
+  ServerRequestContext,
+} from "./custom.js";
 /** Requests for input: 2026 input rounds and 2025 server requests, their callbacks, SEP-1034 defaults. */
 export { withElicitationDefaults } from "./elicitation-defaults.js";
 export { isInputRequiredResult } from "./input-required.js";

@@ -9,6 +9,12 @@ import type { JsonSchemaValidatorFactory } from "../protocol/validation.js";
 import { type Era, isEra } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
 import { DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_MAX_CONCURRENT_CALLBACKS } from "./callbacks.js";
+import {
+  checkCallbackMap,
+  checkClientExtensions,
+  type ServerNotificationCallback,
+  type ServerRequestCallback,
+} from "./custom.js";
 import { DEFAULT_MAX_INPUT_ROUNDS } from "./input-required.js";
 import type { InputCallbacks, InputOptions } from "./input-types.js";
 import {
@@ -47,6 +53,8 @@ export interface ClientConfig {
   subscriptionQueueSize: number;
   validateStructuredContent: boolean;
   jsonSchemaValidator: JsonSchemaValidatorFactory | undefined;
+  requestHandlers: { readonly [method: string]: ServerRequestCallback };
+  notificationHandlers: { readonly [method: string]: ServerNotificationCallback };
 }
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set([
@@ -77,6 +85,8 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   "subscriptionQueueSize",
   "validateStructuredContent",
   "jsonSchemaValidator",
+  "requestHandlers",
+  "notificationHandlers",
 ]);
 
 const INPUT_HANDLERS = ["onSampling", "onElicitation", "onRoots"] as const;
@@ -106,6 +116,7 @@ export function resolveClientOptions(options: unknown): ClientConfig {
   }
   const capabilities = options.capabilities ?? {};
   if (!isObject(capabilities)) throw invalid("capabilities", "must be an object");
+  checkClientExtensions(capabilities.extensions);
   const version = options.protocolVersion;
   if (version !== undefined && !isEra(version)) {
     throw invalid("protocolVersion", 'must be "2026-07-28" or "2025-11-25"');
@@ -196,6 +207,8 @@ export function resolveClientOptions(options: unknown): ClientConfig {
     ),
     validateStructuredContent: options.validateStructuredContent === true,
     jsonSchemaValidator: options.jsonSchemaValidator as JsonSchemaValidatorFactory | undefined,
+    requestHandlers: checkCallbackMap("requestHandlers", options.requestHandlers),
+    notificationHandlers: checkCallbackMap("notificationHandlers", options.notificationHandlers),
   };
 }
 

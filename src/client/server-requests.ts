@@ -4,6 +4,8 @@ import { isObject, type JsonRpcRequest, type RequestId } from "../jsonrpc/messag
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { InputRequest } from "../protocol/types/input.js";
 import { type Era, LEGACY_VERSION } from "../protocol/versions.js";
+import type { CallbackRunner } from "./callbacks.js";
+import { metaOf, type ServerRequestCallback, withoutMeta } from "./custom.js";
 import type { InputAnswerer } from "./input-answerer.js";
 import { INPUT_METHODS, inputProblem } from "./input-checks.js";
 import type { ClientLogger } from "./types.js";
@@ -20,6 +22,9 @@ export interface ServerRequestsDeps {
   capabilities: ClientCapabilities;
   answerer: InputAnswerer;
   logger: ClientLogger;
+  /** Callbacks of custom server requests, by method, and the runner that bounds them. */
+  custom: { readonly [method: string]: ServerRequestCallback };
+  callbacks: CallbackRunner;
 }
 
 /**
@@ -28,7 +33,8 @@ export interface ServerRequestsDeps {
  * request id) when the client declared the capability (otherwise -32601, and -32602 for a use of it that
  * needs an undeclared sub-capability, without calling anything). A callback that throws, hangs past
  * `callbackTimeoutMs`, finds no free slot, or answers badly gets -32603 (a thrown `JsonRpcError` is sent as
- * is); a `notifications/cancelled` from the server aborts the callback's signal and no answer is sent.
+ * is); a `notifications/cancelled` from the server aborts the callback's signal and no answer is sent. A
+ * custom method with a `requestHandlers` callback runs under the same bounds; any other method gets -32601.
  * 2026-07-28 has no server-to-client requests: everything gets -32601.
  */
 export class ServerRequests {
@@ -41,6 +47,11 @@ export class ServerRequests {
     const era = this.deps.era();
     const legacy = era === undefined || era === LEGACY_VERSION;
     if (request.method === "ping" && legacy) return { result: {} };
+    const custom = this.deps.custom[request.method];
+    if (custom !== undefined && legacy) {
+      if (this.inFlight.has(request.id)) return error(ErrorCode.InvalidRequest, "duplicate request id");
+      return this.runCustom(request, custom);
+    }
     if (!legacy || !INPUT_METHODS.has(request.method)) return methodNotFound(request.method);
     const input = { method: request.method, params: request.params ?? {} };
     const problem = inputProblem(input, this.deps.capabilities);
@@ -90,6 +101,37 @@ export class ServerRequests {
     } catch (failure) {
       if (controller.signal.aborted) return undefined;
       return this.failed(request.method, failure);
+    } finally {
+      this.inFlight.delete(id);
+    }
+  }
+
+  /** Runs a custom request's callback under the runner's bounds; its object result is the answer. */
+  private async runCustom(
+    request: JsonRpcRequest,
+    callback: ServerRequestCallback,
+  ): Promise<ServerRequestAnswer | undefined> {
+    const controller = new AbortController();
+    const { id, method } = request;
+    this.inFlight.set(id, controller);
+    try {
+      const params = withoutMeta(request.params);
+      const meta = metaOf(request.params);
+      const result = await this.deps.callbacks.run(
+        method,
+        (signal) => callback(params, { era: LEGACY_VERSION, method, requestId: id, meta, signal }),
+        { signal: controller.signal },
+      );
+      if (controller.signal.aborted) return undefined;
+      if (!isObject(result)) {
+        this.deps.logger.warn(`the ${method} callback did not answer with an object`, { result });
+        return error(ErrorCode.InternalError, "client callback answered badly");
+      }
+      return { result };
+    } catch (failure) {
+      if (controller.signal.aborted) return undefined;
+      if (failure instanceof JsonRpcError) return { error: failure.toJSON() };
+      return this.failed(method, failure);
     } finally {
       this.inFlight.delete(id);
     }

@@ -6,6 +6,7 @@ import type { LoggingMessageParams, ProgressParams } from "../protocol/types/lif
 import type { JsonSchemaValidatorFactory } from "../protocol/validation.js";
 import type { Era } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
+import type { ServerNotificationCallback, ServerRequestCallback } from "./custom.js";
 import type { InputOptions } from "./input-types.js";
 
 /**
@@ -54,10 +55,29 @@ export interface ClientOptions extends InputOptions {
   /** 2026-07-28: the log level sent in every request's `_meta`; without it the server sends no log messages. */
   logLevel?: LoggingLevel;
   /**
-   * Called for server notifications other than log messages and progress. Like `onLog` and `onProgress`, it
-   * runs within `maxConcurrentNotificationCallbacks` and `maxQueuedNotifications`; it may return a promise.
+   * Called for server notifications other than log messages and progress (and those `notificationHandlers`
+   * take). Like `onLog` and `onProgress`, it runs within `maxConcurrentNotificationCallbacks` and
+   * `maxQueuedNotifications`; it may return a promise.
    */
   onNotification?: (notification: ServerNotification) => void;
+  /**
+   * 2025-11-25: callbacks answering custom server-to-client requests, by method (core names are refused with
+   * `INVALID_CONFIG`). Each runs as the sampling/elicitation/roots callbacks do: at most `maxConcurrentCallbacks`
+   * at once, `callbackTimeoutMs` each, aborted when the server cancels. A method without a callback gets
+   * `-32601`, as does every server request in 2026-07-28.
+   *
+   * @example
+   * requestHandlers: { "acme/confirm": async ({ action }, { signal }) => ({ accepted: await ask(action, signal) }) }
+   */
+  requestHandlers?: { [method: string]: ServerRequestCallback };
+  /**
+   * Callbacks taking server notifications, by method: custom names, and the core list changes, resource updates
+   * and elicitation completions (which then no longer reach `onNotification`). Failures are logged.
+   *
+   * @example
+   * notificationHandlers: { "acme/partial": ({ rows }) => table.append(rows) }
+   */
+  notificationHandlers?: { [method: string]: ServerNotificationCallback };
   /** Called for each `notifications/message`. */
   onLog?: (message: LoggingMessageParams) => void;
   /**

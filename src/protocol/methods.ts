@@ -60,3 +60,54 @@ export const NAMED_METHODS: { readonly [method: string]: "name" | "uri" } = {
 export function methodsOf(era: typeof MODERN_VERSION | typeof LEGACY_VERSION): ReadonlySet<string> {
   return era === MODERN_VERSION ? MODERN_CLIENT_METHODS : LEGACY_CLIENT_METHODS;
 }
+
+/**
+ * Request methods of the core protocol in either era, both directions: the client-to-server methods above and
+ * the server-to-client ones (`sampling/createMessage`, `elicitation/create`, `roots/list`). A custom handler
+ * cannot take one of these names.
+ */
+export const CORE_REQUEST_METHODS: ReadonlySet<string> = new Set([
+  ...MODERN_CLIENT_METHODS,
+  ...LEGACY_CLIENT_METHODS,
+  "sampling/createMessage",
+  "elicitation/create",
+  "roots/list",
+]);
+
+/** Notification methods of the core protocol in either era, both directions. */
+export const CORE_NOTIFICATION_METHODS: ReadonlySet<string> = new Set([
+  "notifications/cancelled",
+  "notifications/progress",
+  "notifications/initialized",
+  "notifications/message",
+  "notifications/roots/list_changed",
+  "notifications/resources/updated",
+  "notifications/resources/list_changed",
+  "notifications/tools/list_changed",
+  "notifications/prompts/list_changed",
+  "notifications/elicitation/complete",
+  "notifications/subscriptions/acknowledged",
+  "notifications/tasks/status",
+]);
+
+/**
+ * Core notifications a server may observe with a handler of its own: 2025-11-25
+ * `notifications/roots/list_changed`, which mcpkit itself does not consume.
+ */
+export const OBSERVABLE_CLIENT_NOTIFICATIONS: ReadonlySet<string> = new Set([
+  "notifications/roots/list_changed",
+]);
+
+/**
+ * Why `method` cannot name a custom request or notification, or `undefined` when it can: empty, a core
+ * protocol name of either table (unless `observable` lets it through), or `rpc.*` (reserved by JSON-RPC 2.0).
+ */
+export function customMethodProblem(method: unknown, observable?: ReadonlySet<string>): string | undefined {
+  if (typeof method !== "string" || method === "") return "must be a non-empty string";
+  if (method.startsWith("rpc.")) return "is reserved by JSON-RPC 2.0 (rpc.*)";
+  if (observable?.has(method)) return undefined;
+  if (CORE_REQUEST_METHODS.has(method) || CORE_NOTIFICATION_METHODS.has(method)) {
+    return "is a core MCP method";
+  }
+  return undefined;
+}

@@ -23,7 +23,24 @@ import type {
   ToolResult,
 } from "./authoring.js";
 import type { RequestContext } from "./context.js";
+import {
+  type CustomNotification,
+  type CustomNotificationHandler,
+  type CustomParams,
+  type CustomRequest,
+  type CustomRequestHandler,
+  type CustomRequestOptions,
+  type CustomResult,
+  defineNotification,
+  defineRequest,
+  type InferParams,
+  type NotificationEntry,
+  type ParamsSchema,
+  type RequestEntry,
+} from "./custom.js";
+import { mergeCustomSurface } from "./custom-methods.js";
 import { invalidParams, resourceNotFound } from "./errors.js";
+import { type Extension, isExtension, notificationTable, requestTable } from "./extension.js";
 import type { ServerHandler } from "./handler.js";
 import type { InputRequired } from "./input.js";
 import type { ServerOptions } from "./options.js";
@@ -120,6 +137,9 @@ export class ServerBuilder {
   private readonly templates: Registered<ResourceTemplate, TemplateCallback>[] = [];
   private readonly matchers: UriTemplate[] = [];
   private readonly prompts = new Map<string, PromptEntry>();
+  private readonly requests: { [method: string]: CustomRequest } = Object.create(null);
+  private readonly notifications: { [method: string]: CustomNotification } = Object.create(null);
+  private readonly extensions: Extension[] = [];
   private usesDefaultValidator = false;
   private built = false;
 
@@ -242,6 +262,80 @@ export class ServerBuilder {
     return this.add(this.prompts, definition.name, "prompt", entry);
   }
 
+  /**
+   * Registers a custom request method (served in both eras; core MCP names are refused), with an optional
+   * params schema (a Standard Schema types and checks the params: bad ones get `-32602`) and cacheability. The
+   * handler gets the same `RequestContext`, executor and projection as the core methods, and may return
+   * `inputRequired(...)`.
+   *
+   * @example
+   * builder.request("acme/search", { params: z.object({ q: z.string() }) }, ({ q }) => ({ hits: [q] }));
+   */
+  request<R extends CustomResult = CustomResult>(
+    method: string,
+    handler: CustomRequestHandler<CustomParams, R>,
+  ): this;
+  request<S extends ParamsSchema | undefined, R extends CustomResult = CustomResult>(
+    method: string,
+    options: CustomRequestOptions<S>,
+    handler: CustomRequestHandler<InferParams<S>, R>,
+  ): this;
+  request(method: string, first: unknown, second?: unknown): this {
+    this.open();
+    const entry =
+      second === undefined ? first : defineRequest(first as CustomRequestOptions, second as never);
+    if (Object.hasOwn(this.options.requests ?? {}, method) || Object.hasOwn(this.requests, method)) {
+      throw invalid(`custom request "${method}" is registered twice`);
+    }
+    Object.assign(this.requests, requestTable({ [method]: entry as RequestEntry }, "request"));
+    return this;
+  }
+
+  /**
+   * Registers a handler of a client-to-server notification (custom names, or
+   * `notifications/roots/list_changed`), with an optional params schema (params that fail it are dropped and
+   * logged).
+   *
+   * @example
+   * builder.notification("acme/seen", ({ id }) => markSeen(String(id)));
+   */
+  notification(method: string, handler: CustomNotificationHandler): this;
+  notification<S extends ParamsSchema | undefined>(
+    method: string,
+    options: { params?: S },
+    handler: CustomNotificationHandler<InferParams<S>>,
+  ): this;
+  notification(method: string, first: unknown, second?: unknown): this {
+    this.open();
+    const entry =
+      second === undefined ? first : defineNotification(first as { params?: ParamsSchema }, second as never);
+    if (
+      Object.hasOwn(this.options.notifications ?? {}, method) ||
+      Object.hasOwn(this.notifications, method)
+    ) {
+      throw invalid(`custom notification "${method}" is registered twice`);
+    }
+    Object.assign(
+      this.notifications,
+      notificationTable({ [method]: entry as NotificationEntry }, "notification"),
+    );
+    return this;
+  }
+
+  /**
+   * Adds an extension made by `defineExtension`: advertised under `capabilities.extensions` in the eras it
+   * serves, with its methods and notifications.
+   *
+   * @example
+   * builder.extension(defineExtension({ id: "com.example/search", requests: { "search/query": query } }));
+   */
+  extension(extension: Extension): this {
+    this.open();
+    if (!isExtension(extension)) throw invalid("extension() takes an extension made by defineExtension()");
+    this.extensions.push(extension);
+    return this;
+  }
+
   /** Freezes the registrations into a {@link Server}. */
   build(): Server {
     this.open();
@@ -249,7 +343,12 @@ export class ServerBuilder {
     const { pageSize, validate: _validate, jsonSchemaValidator: _factory, ...serverOptions } = this.options;
     const size = pageSize ?? Number.MAX_SAFE_INTEGER;
     if (!Number.isInteger(size) || size <= 0) throw invalid("pageSize must be a positive integer");
-    const server = createServer({ ...serverOptions, handler: this.handler(size) });
+    const custom = mergeCustomSurface(serverOptions, {
+      requests: this.requests,
+      notifications: this.notifications,
+      extensions: this.extensions,
+    });
+    const server = createServer({ ...serverOptions, ...custom, handler: this.handler(size) });
     // Start loading the default validator now, so the first call does not wait for it (a failure shows there).
     if (this.usesDefaultValidator) loadJsonSchemaValidator().catch(() => {});
     return server;

@@ -12,6 +12,7 @@ import { isObject, isRequest, isResponse } from "../jsonrpc/message.js";
 import type { RequestMeta } from "../protocol/request-meta.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
 import type { MessageInfo, Transport, TransportCloseReason } from "../transports/transport.js";
+import { serveCustomNotification } from "./custom-dispatch.js";
 import { LegacySession } from "./legacy.js";
 import { checkModernRequest, hasModernMeta, serveModern } from "./modern.js";
 import { errorResponse } from "./respond.js";
@@ -74,7 +75,7 @@ export class ServerConnection {
       if (!this.legacy?.receiveResponse(message)) {
         this.runtime.config.logger.warn("dropped a response to no request", { id: message.id });
       }
-    } else this.onNotification(message);
+    } else this.onNotification(message, info);
   }
 
   private async serve(request: JsonRpcRequest, info: MessageInfo | undefined): Promise<void> {
@@ -162,7 +163,7 @@ export class ServerConnection {
   ): Promise<JsonRpcResponse | Subscription> {
     let meta: RequestMeta;
     try {
-      meta = checkModernRequest(request);
+      meta = checkModernRequest(request, this.runtime.config.custom);
     } catch (error) {
       return Promise.resolve(errorResponse(request.id, error, MODERN_VERSION, this.runtime.config.logger));
     }
@@ -195,7 +196,7 @@ export class ServerConnection {
     }
   }
 
-  private onNotification(notification: JsonRpcNotification): void {
+  private onNotification(notification: JsonRpcNotification, info: MessageInfo | undefined): void {
     const params = notification.params;
     if (notification.method === "notifications/cancelled" && isObject(params)) {
       const id = params.requestId;
@@ -206,6 +207,10 @@ export class ServerConnection {
       }
     } else if (notification.method === "notifications/initialized") {
       this.legacy?.markInitialized();
+    } else if (this.pinned === LEGACY_VERSION) {
+      this.legacy?.receiveNotification(notification, info?.identity);
+    } else if (this.pinned === MODERN_VERSION || hasModernMeta(notification)) {
+      serveCustomNotification(this.runtime, MODERN_VERSION, notification, info?.identity);
     }
   }
 

@@ -42,6 +42,8 @@ describe("requestContext", () => {
       "requestState",
       "progress",
       "log",
+      "notify",
+      "sendRequest",
     ]);
     const { progress, log, signal } = context;
     expect(signal).toBeInstanceOf(AbortSignal);
@@ -74,5 +76,29 @@ describe("requestContext", () => {
     await ended.context.progress(1);
     await ended.context.log("error", "late");
     expect(ended.sent).toEqual([]);
+  });
+
+  it("notify sends a custom notification, refuses core names, and sends nothing once aborted", async () => {
+    const abort = new LazyAbort();
+    const { context, sent } = contextWith(abort);
+    await context.notify("acme/event", { n: 1 });
+    await context.notify("acme/bare");
+    await expect(context.notify("notifications/progress", {})).rejects.toMatchObject({ code: "UNSUPPORTED" });
+    await expect(context.notify("")).rejects.toMatchObject({ code: "UNSUPPORTED" });
+    abort.abort("gone");
+    await context.notify("acme/late");
+    expect(sent).toEqual([
+      { jsonrpc: "2.0", method: "acme/event", params: { n: 1 } },
+      { jsonrpc: "2.0", method: "acme/bare" },
+    ]);
+  });
+
+  it("sendRequest is UNSUPPORTED without a session's requests (2026), and refuses core names", async () => {
+    const { context } = contextWith(new LazyAbort());
+    await expect(context.sendRequest("acme/ask")).rejects.toMatchObject({ code: "UNSUPPORTED" });
+    await expect(context.sendRequest("roots/list")).rejects.toMatchObject({
+      code: "UNSUPPORTED",
+      details: { reason: "reserved_method" },
+    });
   });
 });

@@ -1,9 +1,12 @@
+import { McpkitError } from "../jsonrpc/errors.js";
 import type { LazyAbort } from "../jsonrpc/lazy-abort.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonValue, RequestId } from "../jsonrpc/message.js";
+import { CORE_NOTIFICATION_METHODS, CORE_REQUEST_METHODS } from "../protocol/methods.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation, LoggingLevel } from "../protocol/types/common.js";
 import type { InputResponses } from "../protocol/types/input.js";
 import type { Era } from "../protocol/versions.js";
+import type { ClientRequests, MessageSender } from "./client-requests.js";
 import type { RoundInput } from "./input.js";
 
 /**
@@ -51,6 +54,26 @@ export interface RequestContext {
    * `logLevel` in 2026-07-28 (no level, no messages), the session's `logging/setLevel` in 2025-11-25.
    */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * Sends a custom notification tied to this request, where its progress goes (on HTTP: this request's stream;
+   * an answer sent as plain JSON has none, and the notification is dropped). Core notification
+   * names reject with `McpkitError` `UNSUPPORTED` (use `progress` and `log`); nothing is sent once the call
+   * was aborted.
+   *
+   * @example
+   * await ctx.notify("acme/partial", { rows: 10 });
+   */
+  notify(method: string, params?: { [key: string]: unknown }): Promise<void>;
+  /**
+   * 2025-11-25 only: sends a custom request to the client and resolves with its result; a JSON-RPC error
+   * rejects with `JsonRpcError`. Bounded as input requests are: at most `maxClientRequests` pending per
+   * session (`CAPACITY`), `handlerTimeoutMs` each (`TIMEOUT`), cancelled on the client when this call ends.
+   * Core method names and 2026-07-28 (no server-to-client requests there) reject with `UNSUPPORTED`.
+   *
+   * @example
+   * const { accepted } = await ctx.sendRequest("acme/confirm", { action: "deploy" });
+   */
+  sendRequest(method: string, params?: { [key: string]: unknown }): Promise<{ [key: string]: unknown }>;
 }
 
 /** Where a dispatcher sends the notifications a request produces (the connection, or an HTTP response stream). */
@@ -81,6 +104,9 @@ export interface ContextFields {
   clientCapabilities: ClientCapabilities;
   clientInfo: Implementation | undefined;
   input: RoundInput;
+  /** 2025-11-25: the session's server-to-client requests, and where this request's go. */
+  clientRequests?: ClientRequests | undefined;
+  sender?: MessageSender | undefined;
 }
 
 /**
@@ -123,5 +149,29 @@ export function requestContext(
       if (logger !== undefined) params.logger = logger;
       await notify({ jsonrpc: "2.0", method: "notifications/message", params });
     },
+    async notify(method, params) {
+      refuseCore(method, CORE_NOTIFICATION_METHODS, "notification");
+      if (abort.aborted) return;
+      await notify(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
+    },
+    async sendRequest(method, params) {
+      refuseCore(method, CORE_REQUEST_METHODS, "request");
+      const { clientRequests, sender } = fields;
+      if (clientRequests === undefined) {
+        throw new McpkitError("UNSUPPORTED", `${fields.era} has no server-to-client requests`, {
+          details: { method, era: fields.era },
+        });
+      }
+      if (sender === undefined) throw new McpkitError("CLOSED", "no channel to the client carries requests");
+      return clientRequests.request(method, params, sender, abort.signal);
+    },
   };
+}
+
+function refuseCore(method: string, core: ReadonlySet<string>, kind: string): void {
+  if (typeof method !== "string" || method === "" || core.has(method)) {
+    throw new McpkitError("UNSUPPORTED", `cannot send the ${kind} ${String(method)} this way`, {
+      details: { method, reason: "reserved_method" },
+    });
+  }
 }

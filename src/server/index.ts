@@ -32,8 +32,26 @@ export {
 export type { ClientRequests, MessageSender } from "./client-requests.js";
 export type { ServerConnection } from "./connection.js";
 export type { NotificationSink, RequestContext } from "./context.js";
+export {
+  type CustomNotification,
+  type CustomNotificationHandler,
+  type CustomParams,
+  type CustomRequest,
+  type CustomRequestHandler,
+  type CustomRequestOptions,
+  type CustomResult,
+  defineNotification,
+  defineRequest,
+  type InferParams,
+  type NotificationContext,
+  type NotificationEntry,
+  type ParamsSchema,
+  type RequestEntry,
+} from "./custom.js";
+export type { CustomMethods } from "./custom-methods.js";
 export { invalidParams, isResourceNotFoundError, methodNotFound, resourceNotFound } from "./errors.js";
 export { HANDLER_CAPACITY_MESSAGE, HANDLER_RETRY_AFTER_MS, HANDLER_TIMEOUT_MESSAGE } from "./executor.js";
+export { defineExtension, type Extension, type ExtensionDefinition, isExtension } from "./extension.js";
 export { CALLBACK_FAMILIES, type CallbackFamily, type ListRequest, type ServerHandler } from "./handler.js";
 export { type InputRequired, inputRequired, isInputRequired } from "./input.js";
 export type { LegacyRequestEnv, LegacySession } from "./legacy.js";

@@ -10,6 +10,8 @@ import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../proto
 import { LEGACY_VERSION } from "../protocol/versions.js";
 import { ClientRequests, type MessageSender } from "./client-requests.js";
 import { levelAllows, type NotificationSink, type RequestContext, requestContext } from "./context.js";
+import type { CustomRequest } from "./custom.js";
+import { invokeCustom, serveCustomNotification } from "./custom-dispatch.js";
 import { invalidParams, methodNotFound } from "./errors.js";
 import type { RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
@@ -89,6 +91,15 @@ export class LegacySession {
     return this.clientRequests.receive(response);
   }
 
+  /**
+   * Hands a client notification to the server's custom handler of that method (once `initialize` succeeded);
+   * false when none takes it.
+   */
+  receiveNotification(notification: JsonRpcNotification, identity: unknown): boolean {
+    if (this.state !== "initializing" && this.state !== "ready") return false;
+    return serveCustomNotification(this.runtime, LEGACY_VERSION, notification, identity);
+  }
+
   /** Sends a session-wide notification (list changed) once the session is ready. */
   async notifySession(notification: JsonRpcNotification): Promise<void> {
     if (this.ready) await this.notify(notification);
@@ -117,10 +128,14 @@ export class LegacySession {
         this.subscriptions.delete(uriOf(params));
         result = {};
       } else if (HANDLER_METHODS.has(request.method)) {
-        result = await this.serveHandler(request, params, env);
+        result = await this.serveHandler(request, params, env, undefined);
       } else if (LEGACY_CLIENT_METHODS.has(request.method)) {
         throw methodNotFound(request.method, "not supported by this server");
-      } else throw methodNotFound(request.method);
+      } else {
+        const custom = config.custom.request(LEGACY_VERSION, request.method);
+        if (custom === undefined) throw methodNotFound(request.method);
+        result = await this.serveHandler(request, params, env, custom);
+      }
       return resultResponse(
         request.id,
         projectResult(LEGACY_VERSION, request.method, result, {
@@ -138,17 +153,24 @@ export class LegacySession {
     }
   }
 
-  private serveHandler(request: JsonRpcRequest, params: Result, env: LegacyRequestEnv): Promise<Result> {
+  /** Serves a handler method, or the custom one `custom`, through the input rounds under the executor. */
+  private serveHandler(
+    request: JsonRpcRequest,
+    params: Result,
+    env: LegacyRequestEnv,
+    custom: CustomRequest | undefined,
+  ): Promise<Result> {
     const { config, executor } = this.runtime;
     // One budget for the whole request, across its input rounds.
     const notify = cappedNotifications(env.notify ?? this.notify, config.limits, config.logger, request);
     return runLegacyRounds({
       round: (input) =>
-        executor.run(
-          (abort) =>
-            invokeHandler(config, request.method, params, this.context(request, env, abort, input, notify)),
-          env.signal,
-        ),
+        executor.run((abort) => {
+          const context = this.context(request, env, abort, input, notify);
+          return custom === undefined
+            ? invokeHandler(config, request.method, params, context)
+            : invokeCustom(custom, LEGACY_VERSION, params, context);
+        }, env.signal),
       capabilities: this.clientCapabilities,
       requests: this.clientRequests,
       send: env.send ?? this.send,
@@ -174,7 +196,7 @@ export class LegacySession {
     // Whatever the client asked for, this server speaks one stateful revision and says so.
     const result: Result = {
       protocolVersion: LEGACY_VERSION,
-      capabilities: config.capabilities,
+      capabilities: config.capabilitiesByEra[LEGACY_VERSION],
       serverInfo: config.serverInfo,
     };
     if (config.instructions !== undefined) result.instructions = config.instructions;
@@ -218,6 +240,8 @@ export class LegacySession {
         clientCapabilities: this.clientCapabilities,
         clientInfo: this.clientInfo,
         input,
+        clientRequests: this.clientRequests,
+        sender: env.send ?? this.send,
       },
       abort,
       meta.progressToken,

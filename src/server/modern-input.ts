@@ -42,15 +42,19 @@ export interface ModernInput {
 }
 
 /**
- * Reads the retry fields of a 2026-07-28 `tools/call`, `prompts/get` or `resources/read` before its handler
- * runs: `inputResponses` must be an object of result objects, `requestState` a string that this server sealed
+ * Reads the retry fields of a 2026-07-28 `tools/call`, `prompts/get`, `resources/read` or custom method
+ * (`takesInput`) before its handler runs: `inputResponses` must be an object of result objects, `requestState` a string that this server sealed
  * for the same principal, method and params, not yet expired. Anything else throws `-32602`, and the handler is
  * never called; so do params nested deeper than 32 levels with a `requestState` (they cannot be bound). Other
  * methods carry no input: their fields are ignored. In single-use mode the state is spent later, by
  * {@link spendState}, when the handler is about to run.
  */
-export async function readModernInput(sealer: RequestStateSealer, round: ModernRound): Promise<ModernInput> {
-  if (!INPUT_REQUIRED_METHODS.has(round.method)) return NO_INPUT;
+export async function readModernInput(
+  sealer: RequestStateSealer,
+  round: ModernRound,
+  takesInput = INPUT_REQUIRED_METHODS.has(round.method),
+): Promise<ModernInput> {
+  if (!takesInput) return NO_INPUT;
   const responses = round.params.inputResponses;
   if (responses !== undefined && !isInputResponses(responses)) {
     throw invalidParams("inputResponses must be an object whose every value is a result object");

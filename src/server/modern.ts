@@ -7,8 +7,10 @@ import { parseRequestMeta, type RequestMeta } from "../protocol/request-meta.js"
 import type { LoggingLevel } from "../protocol/types/common.js";
 import { MODERN_VERSION, SUPPORTED_VERSIONS } from "../protocol/versions.js";
 import { levelAllows, type NotificationSink, type RequestContext, requestContext } from "./context.js";
+import { invokeCustom } from "./custom-dispatch.js";
+import type { CustomMethods } from "./custom-methods.js";
 import { methodNotFound } from "./errors.js";
-import { isInputRequired, type RoundInput } from "./input.js";
+import { INPUT_REQUIRED_METHODS, isInputRequired, type RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
 import { inputRequiredResult, NO_INPUT, readModernInput, spendState } from "./modern-input.js";
 import { cappedNotifications } from "./notification-caps.js";
@@ -30,12 +32,19 @@ export interface ModernRequestEnv {
  * Checks that a request is a served 2026-07-28 method with valid `_meta`. Returns the meta, or throws the
  * `JsonRpcError` to answer with (`-32601` for a removed or unknown method, `-32602`/`-32022` for bad meta).
  */
-export function checkModernRequest(request: JsonRpcRequest): RequestMeta {
-  if (REMOVED_IN_MODERN.has(request.method)) {
-    throw methodNotFound(request.method, `${request.method} is not part of ${MODERN_VERSION}`);
+export function checkModernRequest(request: JsonRpcRequest, custom?: CustomMethods): RequestMeta {
+  if (!servesModern(request.method, custom)) {
+    const detail = REMOVED_IN_MODERN.has(request.method)
+      ? `${request.method} is not part of ${MODERN_VERSION}`
+      : undefined;
+    throw methodNotFound(request.method, detail);
   }
-  if (!MODERN_CLIENT_METHODS.has(request.method)) throw methodNotFound(request.method);
   return parseRequestMeta(request.params, [MODERN_VERSION], SUPPORTED_VERSIONS);
+}
+
+/** True when a 2026-07-28 server serves `method`: a core method, or a custom one of that era. */
+export function servesModern(method: string, custom: CustomMethods | undefined): boolean {
+  return MODERN_CLIENT_METHODS.has(method) || custom?.request(MODERN_VERSION, method) !== undefined;
 }
 
 /**
@@ -52,39 +61,40 @@ export async function serveModern(
 ): Promise<JsonRpcResponse> {
   const { config, executor, sealer } = runtime;
   try {
-    const meta = checkedMeta ?? checkModernRequest(request);
+    const meta = checkedMeta ?? checkModernRequest(request, config.custom);
     const params = request.params ?? {};
+    const method = request.method;
     let result: { [key: string]: unknown };
-    if (request.method === "server/discover") {
+    const custom = HANDLER_METHODS.has(method) ? undefined : config.custom.request(MODERN_VERSION, method);
+    if (method === "server/discover") {
       result = discoverResult(config);
-    } else if (HANDLER_METHODS.has(request.method)) {
-      const round = { method: request.method, params, identity: env.identity };
+    } else if (custom !== undefined || HANDLER_METHODS.has(method)) {
+      const round = { method, params, identity: env.identity };
       // A first call carries no retry fields: nothing to read, and no hop to read it.
       const { input, nonce } =
         params.inputResponses === undefined && params.requestState === undefined
           ? NO_INPUT
-          : await readModernInput(sealer, round);
+          : await readModernInput(sealer, round, custom !== undefined || INPUT_REQUIRED_METHODS.has(method));
       const notify = cappedNotifications(env.notify, config.limits, config.logger, request);
       const answer = await executor.run(async (abort) => {
         await spendState(sealer, nonce);
-        return invokeHandler(
-          config,
-          request.method,
-          params,
-          modernContext(request, meta, abort, input, env, notify),
-        );
+        const context = modernContext(request, meta, abort, input, env, notify);
+        return custom === undefined
+          ? invokeHandler(config, method, params, context)
+          : invokeCustom(custom, MODERN_VERSION, params, context);
       }, env.signal);
       result = isInputRequired(answer)
         ? await inputRequiredResult(sealer, answer, round, meta.clientCapabilities)
         : answer;
     } else {
-      throw methodNotFound(request.method);
+      throw methodNotFound(method);
     }
     return resultResponse(
       request.id,
-      projectResult(MODERN_VERSION, request.method, result, {
+      projectResult(MODERN_VERSION, method, result, {
         cache: config.cache,
         serverInfo: config.serverInfo,
+        cacheable: custom?.cacheable,
       }),
     );
   } catch (error) {
@@ -100,7 +110,7 @@ export async function serveModern(
 function discoverResult(config: ServerConfig): { [key: string]: unknown } {
   const result: { [key: string]: unknown } = {
     supportedVersions: [...SUPPORTED_VERSIONS],
-    capabilities: config.capabilities,
+    capabilities: config.capabilitiesByEra[MODERN_VERSION],
   };
   if (config.instructions !== undefined) result.instructions = config.instructions;
   return result;
@@ -135,8 +145,8 @@ function modernContext(
 
 const noLogs = (): boolean => false;
 
-/** True when a request carries 2026-07-28 metadata (its `_meta` names a protocol version). */
-export function hasModernMeta(request: JsonRpcRequest): boolean {
+/** True when a request (or notification) carries 2026-07-28 metadata (its `_meta` names a protocol version). */
+export function hasModernMeta(request: Pick<JsonRpcRequest, "params">): boolean {
   const meta = request.params?._meta;
   return isObject(meta) && "io.modelcontextprotocol/protocolVersion" in meta;
 }

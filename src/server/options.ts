@@ -1,8 +1,12 @@
 import { McpkitError } from "../jsonrpc/errors.js";
 import { DEFAULT_LOG_INTERVAL_MS, limitLogger } from "../jsonrpc/log-limiter.js";
 import { isObject } from "../jsonrpc/message.js";
-import { type ExtensionMap, isExtensionId, type ServerCapabilities } from "../protocol/types/capabilities.js";
+import type { ExtensionMap, ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { CacheHints, Implementation, JsonObject } from "../protocol/types/common.js";
+import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
+import type { NotificationEntry, RequestEntry } from "./custom.js";
+import { buildCustomSurface, type CustomMethods, type CustomSurface } from "./custom-methods.js";
+import type { Extension } from "./extension.js";
 import { type CallbackFamily, checkHandler, HANDLER_CALLBACKS, type ServerHandler } from "./handler.js";
 import { stateSecret } from "./request-state.js";
 import { isRequestStateStore, MemoryRequestStateStore, type RequestStateStore } from "./state-store.js";
@@ -33,8 +37,22 @@ export interface ServerOptions {
   handler: ServerHandler;
   /** Text that tells a model how to use this server. */
   instructions?: string;
-  /** Extensions advertised in `capabilities.extensions` (namespaced ids; object values, `{}` = no settings). */
-  extensions?: ExtensionMap;
+  /**
+   * Extensions: an array of {@link Extension}s (`defineExtension`: id, settings, methods, eras), or a map of
+   * namespaced ids to settings (`{}` = no settings), advertised in both eras and adding no methods. Each is
+   * advertised under `capabilities.extensions` in `server/discover` and `initialize` of the eras it serves.
+   */
+  extensions?: ExtensionMap | readonly Extension[];
+  /**
+   * Custom request methods served in both eras, by name: a handler or a `defineRequest` definition. Core MCP
+   * method names and `rpc.*` are refused with `INVALID_CONFIG`.
+   */
+  requests?: { [method: string]: RequestEntry };
+  /**
+   * Handlers of client-to-server notifications, by name (custom names, and
+   * `notifications/roots/list_changed`); run under the handler executor, failures logged.
+   */
+  notifications?: { [method: string]: NotificationEntry };
   /** `experimental` capabilities, sent as they are. */
   experimental?: { [key: string]: JsonObject };
   /** Advertise `listChanged` for these families (you then call `server.notifyListChanged`). */
@@ -123,7 +141,12 @@ export interface ServerConfig {
   readonly serverInfo: Implementation;
   readonly handler: ServerHandler;
   readonly instructions: string | undefined;
+  /** What the server advertises: every extension, whichever era it serves. */
   readonly capabilities: ServerCapabilities;
+  /** What each era advertises (`server/discover`, `initialize`): only that era's extensions. */
+  readonly capabilitiesByEra: { readonly [era in Era]: ServerCapabilities };
+  /** The custom request and notification handlers, by era. */
+  readonly custom: CustomMethods;
   readonly families: { readonly [family in CallbackFamily]: boolean };
   readonly cache: CacheHints;
   readonly handlerTimeoutMs: number;
@@ -154,6 +177,8 @@ const OPTION_KEYS = new Set([
   "handler",
   "instructions",
   "extensions",
+  "requests",
+  "notifications",
   "experimental",
   "listChanged",
   "cache",
@@ -196,7 +221,8 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     throw invalid("logger", "must have warn(message, details) and error(message, details) methods");
   }
   const cache = checkCache(options.cache);
-  const capabilities = buildCapabilities(options, families);
+  const surface = buildCustomSurface(options);
+  const capabilities = deepFreeze(buildCapabilities(options, families, surface.all));
   const limits: { [key: string]: number } = {};
   for (const [key, fallback] of Object.entries(LIMIT_DEFAULTS)) {
     limits[key] = positiveInteger(key, options[key as keyof ServerLimits], fallback);
@@ -205,7 +231,9 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     serverInfo: deepFreeze(structuredClone(info)),
     handler: bindHandler(options.handler),
     instructions: options.instructions,
-    capabilities: deepFreeze(capabilities),
+    capabilities,
+    capabilitiesByEra: Object.freeze(byEra(capabilities, surface)),
+    custom: surface.methods,
     families: Object.freeze(families),
     cache: Object.freeze(cache),
     handlerTimeoutMs,
@@ -218,9 +246,24 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
   });
 }
 
+/** Each era's capabilities: the same object unless an extension serves one era only. */
+function byEra(all: ServerCapabilities, surface: CustomSurface): { [era in Era]: ServerCapabilities } {
+  const out = { [MODERN_VERSION]: all, [LEGACY_VERSION]: all } as { [era in Era]: ServerCapabilities };
+  if (surface.all === undefined) return out;
+  const count = Object.keys(surface.all).length;
+  for (const era of [MODERN_VERSION, LEGACY_VERSION] as const) {
+    const advertised = surface.advertised[era] ?? {};
+    if (Object.keys(advertised).length === count) continue;
+    const { extensions: _all, ...rest } = all;
+    out[era] = deepFreeze(Object.keys(advertised).length === 0 ? rest : { ...rest, extensions: advertised });
+  }
+  return out;
+}
+
 function buildCapabilities(
   options: ServerOptions,
   families: { [family in CallbackFamily]: boolean },
+  extensions: ExtensionMap | undefined,
 ): ServerCapabilities {
   const capabilities: ServerCapabilities = { logging: {} };
   const listChanged = options.listChanged ?? {};
@@ -244,14 +287,7 @@ function buildCapabilities(
     if (!isObject(options.experimental)) throw invalid("experimental", "must be an object");
     capabilities.experimental = structuredClone(options.experimental);
   }
-  if (options.extensions !== undefined) {
-    if (!isObject(options.extensions)) throw invalid("extensions", "must be an object");
-    for (const [id, settings] of Object.entries(options.extensions)) {
-      if (!isExtensionId(id)) throw invalid(`extensions["${id}"]`, "needs a namespace prefix (vendor/name)");
-      if (!isObject(settings)) throw invalid(`extensions["${id}"]`, "settings must be an object");
-    }
-    capabilities.extensions = structuredClone(options.extensions);
-  }
+  if (extensions !== undefined) capabilities.extensions = structuredClone(extensions);
   return capabilities;
 }
 

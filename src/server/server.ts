@@ -1,9 +1,13 @@
+import { McpkitError } from "../jsonrpc/errors.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/message.js";
+import { customMethodProblem } from "../protocol/methods.js";
 import type { RequestMeta } from "../protocol/request-meta.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
+import type { Era } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
 import { ServerConnection } from "./connection.js";
 import type { NotificationSink } from "./context.js";
+import { serveCustomNotification } from "./custom-dispatch.js";
 import { warnPublicCacheWithIdentity } from "./identity-source.js";
 import { LegacySession } from "./legacy.js";
 import { wantsList, wantsResource } from "./listen.js";
@@ -37,7 +41,10 @@ export class Server {
     this.runtime = createRuntime(config);
   }
 
-  /** The capabilities this server advertises. */
+  /**
+   * The capabilities this server advertises: every extension, whichever era it serves (each era's own view is
+   * `config.capabilitiesByEra`).
+   */
   get capabilities(): ServerCapabilities {
     return this.config.capabilities;
   }
@@ -89,6 +96,14 @@ export class Server {
   }
 
   /**
+   * Hands a stateless client notification to the server's custom handler of its method for `era` (the HTTP
+   * transport's 2026-07-28 path). Returns false when no handler takes it. Never throws.
+   */
+  receiveNotification(notification: JsonRpcNotification, era: Era, identity?: unknown): boolean {
+    return serveCustomNotification(this.runtime, era, notification, identity);
+  }
+
+  /**
    * Opens the 2026-07-28 subscription of a `subscriptions/listen` request whose `_meta` was checked, writing its
    * messages to `channel` (the HTTP transport's path). Throws the `JsonRpcError` to answer with instead:
    * `-32602` for a malformed filter, `-32603` "Subscription capacity reached" past `maxSubscriptions`.
@@ -131,6 +146,26 @@ export class Server {
     };
     this.runtime.publisher.publish(notification, (filter) => wantsResource(filter, uri));
     await Promise.all([...this.runtime.sessions].map((session) => session.notifyResourceUpdated(uri)));
+  }
+
+  /**
+   * Sends a custom notification to every ready 2025-11-25 session (on HTTP, on each session's GET stream). A
+   * 2026-07-28 client has no session to receive it: send request-scoped ones with `ctx.notify` instead. Core
+   * notification names reject with `McpkitError` `UNSUPPORTED` (use `notifyListChanged` and
+   * `notifyResourceUpdated`).
+   *
+   * @example
+   * await server.notify("acme/index_rebuilt", { documents: 1200 });
+   */
+  async notify(method: string, params?: { [key: string]: unknown }): Promise<void> {
+    if (typeof method !== "string" || customMethodProblem(method) !== undefined) {
+      throw new McpkitError("UNSUPPORTED", `cannot send the notification ${String(method)} this way`, {
+        details: { method, reason: "reserved_method" },
+      });
+    }
+    const notification: JsonRpcNotification =
+      params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    await Promise.all([...this.runtime.sessions].map((session) => session.notifySession(notification)));
   }
 
   /**

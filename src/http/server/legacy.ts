@@ -44,7 +44,7 @@ export async function legacyPost(
     return emptyResponse(202);
   }
   if (!isRequest(message)) {
-    onNotification(endpoint, session, message);
+    onNotification(endpoint, session, message, identity);
     return emptyResponse(202);
   }
   if (session.inFlight.has(message.id)) {
@@ -196,12 +196,19 @@ async function initialize(
   return exchange.response;
 }
 
-function onNotification(endpoint: Endpoint, session: HttpSession, notification: JsonRpcNotification): void {
+function onNotification(
+  endpoint: Endpoint,
+  session: HttpSession,
+  notification: JsonRpcNotification,
+  identity: unknown,
+): void {
   if (notification.method === "notifications/initialized") {
     endpoint.sessions.initialized(session);
   } else if (notification.method === "notifications/cancelled" && isObject(notification.params)) {
     const id = notification.params.requestId;
     if (typeof id === "string" || typeof id === "number") session.inFlight.get(id)?.abort();
+  } else {
+    session.legacy.receiveNotification(notification, identity);
   }
 }
 

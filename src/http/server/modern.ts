@@ -32,10 +32,11 @@ export async function modernPost(
     );
   }
   if (!isRequest(message)) {
-    await resolveIdentity(config.authenticate, request, logger);
+    const identity = await resolveIdentity(config.authenticate, request, logger);
+    server.receiveNotification(message, MODERN_VERSION, identity);
     return emptyResponse(202);
   }
-  const meta = checkModernHeaders(message, request);
+  const meta = checkModernHeaders(message, request, server.config.custom);
   const identity =
     config.authenticate === undefined
       ? undefined

@@ -2,7 +2,7 @@ import { ErrorCode } from "../../jsonrpc/codes.js";
 import type { JsonRpcRequest } from "../../jsonrpc/message.js";
 import { isObject } from "../../jsonrpc/message.js";
 import { MetaKey } from "../../protocol/meta.js";
-import { MODERN_CLIENT_METHODS, REMOVED_IN_MODERN } from "../../protocol/methods.js";
+import { REMOVED_IN_MODERN } from "../../protocol/methods.js";
 import { parseRequestMeta, type RequestMeta } from "../../protocol/request-meta.js";
 import {
   decodeHeaderValue,
@@ -15,6 +15,8 @@ import {
   routedName,
 } from "../../protocol/routing-headers.js";
 import { MODERN_VERSION, SUPPORTED_VERSIONS } from "../../protocol/versions.js";
+import type { CustomMethods } from "../../server/custom-methods.js";
+import { servesModern } from "../../server/modern.js";
 import { headerMismatch, refusal } from "./responses.js";
 import type { RequestView } from "./view.js";
 
@@ -26,17 +28,21 @@ const METHOD = McpHeader.method.toLowerCase();
 const NAME = McpHeader.name.toLowerCase();
 
 /**
- * The 2026-07-28 checks of a request before identity, in pipeline order: the method is served (404 `-32601`
- * otherwise), `_meta` carries its required members (400 `-32602`), `MCP-Protocol-Version` equals the `_meta`
+ * The 2026-07-28 checks of a request before identity, in pipeline order: the method is served, a core one or one
+ * of `custom` (404 `-32601` otherwise), `_meta` carries its required members (400 `-32602`), `MCP-Protocol-Version` equals the `_meta`
  * version (400 `-32020`), that version is supported (400 `-32022`), `Mcp-Method` equals the method and
  * `Mcp-Name` the routed name (400 `-32020`). Throws the refusal; returns the checked meta.
  */
-export function checkModernHeaders(request: JsonRpcRequest, headers: HeaderSource): RequestMeta {
+export function checkModernHeaders(
+  request: JsonRpcRequest,
+  headers: HeaderSource,
+  custom?: CustomMethods,
+): RequestMeta {
   if (REMOVED_IN_MODERN.has(request.method)) {
     const detail = `${request.method} is not part of ${MODERN_VERSION}`;
     throw refusal(404, ErrorCode.MethodNotFound, `Method not found: ${request.method}`, detail);
   }
-  if (!MODERN_CLIENT_METHODS.has(request.method)) {
+  if (!servesModern(request.method, custom)) {
     throw refusal(404, ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
   }
   const meta = request.params?._meta;
