@@ -12,7 +12,6 @@ import { Client } from "../client/client.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import type { Era } from "../protocol/versions.js";
 import { ServerBuilder } from "./builder.js";
-import type { DynamicServer } from "./dynamic.js";
 
 useWireValidation();
 

@@ -1,3 +1,5 @@
+import { ErrorCode } from "../jsonrpc/codes.js";
+import { JsonRpcError } from "../jsonrpc/errors.js";
 import { isObject, type JsonRpcRequest } from "../jsonrpc/message.js";
 import type { RequestMeta } from "../protocol/request-meta.js";
 import type { SubscriptionFilter } from "../protocol/types/subscriptions.js";
@@ -36,7 +38,11 @@ export async function openSubscription(
       ),
     env.signal,
   );
-  return publisher.subscribe(request.id, withinFilter(chosen, honourable), channel);
+  const honoured = withinFilter(chosen, honourable);
+  // The client left while the hook ran: nothing may be sent to it, not even an acknowledgement. This error is
+  // never sent either (a cancelled request gets no answer); it only ends the listen.
+  if (env.signal?.aborted) throw new JsonRpcError(ErrorCode.InternalError, "Request cancelled");
+  return publisher.subscribe(request.id, honoured, channel);
 }
 
 /**
