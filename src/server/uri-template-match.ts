@@ -1,10 +1,10 @@
 import type { TemplateExpression, TemplatePart } from "./uri-template-parse.js";
 
 /**
- * Live sets of up to 4,096 words (states / 32 × characters) use one buffer that every matcher shares (matching
+ * Live sets of up to 65,536 words (states / 32 × characters) use one buffer that every matcher shares (matching
  * is synchronous and typed arrays are slow to create); a longer URI gets its own.
  */
-const REUSED_WORDS = 4096;
+const REUSED_WORDS = 65_536;
 const scratch = new Uint32Array(REUSED_WORDS);
 
 /** `readsWide` of a class state: it reads every code unit from 128 up. */
@@ -116,8 +116,13 @@ export class TemplateMatcher {
       return undefined;
     const live = n === from ? EMPTY : this.backward(uri, from);
     if (live === undefined) return undefined;
-    const viable = (pc: number, i: number) =>
-      i === n ? this.reachesEnd[pc] === true : this.meets(pc, live, (i - from) * this.words);
+    const { reach, reachesEnd, words } = this;
+    const viable =
+      words === 1
+        ? (pc: number, i: number) =>
+            i === n ? reachesEnd[pc] === true : ((reach[pc] as number) & (live[i - from] as number)) !== 0
+        : (pc: number, i: number) =>
+            i === n ? reachesEnd[pc] === true : this.meets(pc, live, (i - from) * words);
     if (!viable(0, from)) return undefined;
     const caps = new Array<number>(this.slots).fill(-1);
     let pc = 0;
@@ -147,22 +152,34 @@ export class TemplateMatcher {
     const n = uri.length;
     const size = (n - from) * words;
     // Typed arrays are slow to create: small ones reuse one buffer (matching is synchronous).
-    const live = size > REUSED_WORDS ? new Uint32Array(size) : scratch.fill(0, 0, size);
+    // Every position is written before it is read: the shared buffer needs no clearing.
+    const live = size > REUSED_WORDS ? new Uint32Array(size) : scratch;
+    const reads = (s: number, code: number) =>
+      code < 128 ? readsAscii[s * 128 + code] === 1 : readsWide[s] === WIDE_ANY || readsWide[s] === code;
+    if (words === 1) {
+      // The common case (32 states at most): each set is one integer.
+      let next = 0;
+      for (let i = n - 1; i >= from; i--) {
+        const code = uri.charCodeAt(i);
+        let set = 0;
+        for (let s = 0; s < count; s++) {
+          if (!reads(s, code)) continue;
+          if (i === n - 1 ? endAfter[s] === 1 : ((after[s] as number) & next) !== 0) set |= 1 << s;
+        }
+        if (set === 0) return undefined;
+        live[i - from] = set;
+        next = set;
+      }
+      return live;
+    }
     for (let i = n - 1; i >= from; i--) {
       const code = uri.charCodeAt(i);
       const base = (i - from) * words;
       const next = base + words;
+      live.fill(0, base, next);
       let any = 0;
       for (let s = 0; s < count; s++) {
-        if (
-          (code < 128
-            ? readsAscii[s * 128 + code]
-            : readsWide[s] === WIDE_ANY
-              ? 1
-              : +(readsWide[s] === code)) === 0
-        ) {
-          continue;
-        }
+        if (!reads(s, code)) continue;
         let ok = i === n - 1 && endAfter[s] === 1;
         for (let w = 0; w < words && !ok && i < n - 1; w++) {
           ok = ((after[s * words + w] as number) & (live[next + w] as number)) !== 0;

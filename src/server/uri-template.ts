@@ -8,6 +8,9 @@ import {
   type VariableSpec,
 } from "./uri-template-parse.js";
 
+/** The longest URI a template matches: a longer one matches none (65,536 characters). */
+export const MAX_TEMPLATE_URI_LENGTH = 65_536;
+
 /** The values a URI gives a template's variables: a string, or a list for an exploded (`*`) variable. */
 export type TemplateValues = { [name: string]: string | string[] };
 
@@ -19,7 +22,8 @@ export type ExpandValues = { readonly [name: string]: string | readonly string[]
  * expands values. Every operator: `{var}`, `{+path}` (may hold `/`), `{#frag}`, `{.ext}`, `{/seg}`,
  * `{/segments*}`, `{;params}`, `{?query,params}`, `{&more}`, several variables per expression.
  *
- * `match` takes time linear in the URI's length whatever the URI (see {@link TemplateMatcher}). Values are
+ * `match` takes time linear in the URI's length whatever the URI (see {@link TemplateMatcher}), and a URI longer
+ * than {@link MAX_TEMPLATE_URI_LENGTH} (65,536 characters) matches no template. Values are
  * percent-decoded after the expression's text is cut at its separators, so an encoded `%2C` or `%2F` is data;
  * a malformed escape is kept as written. Named operators (`;`, `?`, `&`) read `name=value` pairs in any order,
  * ignore names the template does not declare, and give a plain variable its first value; the `?` and `&`
@@ -52,8 +56,9 @@ export class UriTemplate {
     this.matcher = new TemplateMatcher(this.parts);
   }
 
-  /** The variables of `uri`, or `undefined` when it does not match. */
+  /** The variables of `uri`, or `undefined` when it does not match (or is longer than 65,536 characters). */
   match(uri: string): TemplateValues | undefined {
+    if (uri.length > MAX_TEMPLATE_URI_LENGTH) return undefined;
     const spans = this.matcher.match(uri);
     if (spans === undefined) return undefined;
     const out: TemplateValues = {};

@@ -149,6 +149,7 @@ export function sourcePaths(root: string): { [name: string]: string[] } {
     "mcpkit/http": src("http/index.ts"),
     "mcpkit/node": src("node/index.ts"),
     "mcpkit/stdio": src("stdio/index.ts"),
+    "mcpkit/validation": src("validation/index.ts"),
   };
 }
 
