@@ -30,7 +30,7 @@ import {
   type Completer,
   invalid,
   promptEntry,
-  type ResourceLister,
+  type ResourceListCallback,
   resourceEntry,
   templateEntry,
   toolEntry,
@@ -80,11 +80,7 @@ export interface CompletionOptions {
   complete?: { [argument: string]: CompletionCallback };
 }
 
-/**
- * Lists the resources a template stands for, so that they appear in `resources/list` (after the fixed
- * resources; see {@link ResourceTemplateOptions}).
- */
-export type ResourceListCallback = ResourceLister;
+export type { ResourceListCallback } from "./registrations.js";
 
 /** Options of a resource template: completions, and the resources it lists. */
 export interface ResourceTemplateOptions extends CompletionOptions {

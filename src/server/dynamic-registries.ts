@@ -44,9 +44,16 @@ import {
 import type { Slot, Table } from "./registry.js";
 import type { TemplateVariables } from "./template-variables.js";
 
+/** @inline */
 type Answer<T> = Promise<T> | T;
-/** Each member of `T` may be given, or given as `undefined` to drop it. */
-type Changes<T> = { [K in keyof T]?: T[K] | undefined };
+
+/**
+ * The members of `T` an `update()` may change: each optional, and given as `undefined` to drop it.
+ *
+ * @example
+ * const changes: UpdateOf<{ title: string }> = { title: undefined }; // drops the title
+ */
+export type UpdateOf<T> = { [K in keyof T]?: T[K] | undefined };
 
 /** What every registered item's handle does. */
 export interface RegistrationHandle {
@@ -63,10 +70,17 @@ export interface RegistrationHandle {
 }
 
 /** Changes to a tool: definition members (`undefined` drops one), its function, its `validate` option. */
-export type ToolUpdate = Changes<Omit<ToolDefinition<SchemaInput, SchemaInput>, "name" | "inputSchema">> & {
+export type ToolUpdate = UpdateOf<Omit<ToolDefinition<SchemaInput, SchemaInput>, "name" | "inputSchema">> & {
+  /** A new name (it must be free). */
   name?: string;
+  /** A new input schema, checked and validated as `add` does. */
   inputSchema?: SchemaInput;
-  callback?: (args: never, context: RequestContext) => Answer<ToolResult<unknown> | InputRequired>;
+  /** A new function. */
+  callback?: (
+    args: never,
+    context: RequestContext,
+  ) => ToolResult<unknown> | InputRequired | Promise<ToolResult<unknown> | InputRequired>;
+  /** Validate arguments and `structuredContent` (the tool's own option). */
   validate?: boolean;
 };
 
@@ -80,9 +94,15 @@ export interface ToolHandle extends RegistrationHandle {
 }
 
 /** Changes to a prompt: definition members (`undefined` drops one), its function, its completions. */
-export type PromptUpdate = Changes<Omit<PromptDefinition<StandardSchemaWithJson>, "name">> & {
+export type PromptUpdate = UpdateOf<Omit<PromptDefinition<StandardSchemaWithJson>, "name">> & {
+  /** A new name (it must be free). */
   name?: string;
-  callback?: (args: never, context: RequestContext) => Answer<PromptResult | InputRequired>;
+  /** A new function. */
+  callback?: (
+    args: never,
+    context: RequestContext,
+  ) => PromptResult | InputRequired | Promise<PromptResult | InputRequired>;
+  /** New completions, replacing the old ones (`{}` drops them). */
   complete?: { [argument: string]: CompletionCallback };
 };
 
@@ -95,10 +115,16 @@ export interface PromptHandle extends RegistrationHandle {
 }
 
 /** Changes to a resource: definition members (`undefined` drops one), its function. */
-export type ResourceUpdate = Changes<Omit<ResourceDefinition, "uri" | "name">> & {
+export type ResourceUpdate = UpdateOf<Omit<ResourceDefinition, "uri" | "name">> & {
+  /** A new URI (it must be free). */
   uri?: string;
+  /** A new name. */
   name?: string;
-  callback?: (uri: string, context: RequestContext) => Answer<ResourceResult | InputRequired>;
+  /** A new function. */
+  callback?: (
+    uri: string,
+    context: RequestContext,
+  ) => ResourceResult | InputRequired | Promise<ResourceResult | InputRequired>;
 };
 
 /** A registered fixed resource. */
@@ -110,15 +136,20 @@ export interface ResourceHandle extends RegistrationHandle {
 }
 
 /** Changes to a resource template: definition members, its function, completions and `list` callback. */
-export type ResourceTemplateUpdate = Changes<Omit<ResourceTemplateDefinition, "uriTemplate" | "name">> & {
+export type ResourceTemplateUpdate = UpdateOf<Omit<ResourceTemplateDefinition, "uriTemplate" | "name">> & {
+  /** A new URI template (it must be free, and compile). */
   uriTemplate?: string;
+  /** A new name. */
   name?: string;
+  /** A new function. */
   callback?: (
     uri: string,
     variables: never,
     context: RequestContext,
-  ) => Answer<ResourceResult | InputRequired>;
+  ) => ResourceResult | InputRequired | Promise<ResourceResult | InputRequired>;
+  /** New completions, replacing the old ones (`{}` drops them). */
   complete?: { [argument: string]: CompletionCallback };
+  /** A new `list` callback; `undefined` drops it. */
   list?: ResourceListCallback | undefined;
 };
 

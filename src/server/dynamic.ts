@@ -16,7 +16,7 @@ export interface DynamicOptions {
    * The families the server holds, and so advertises (default: all three). Adding to a family it does not hold
    * throws `INVALID_CONFIG`.
    */
-  families?: readonly ListFamily[];
+  families?: readonly ("tools" | "prompts" | "resources")[];
 }
 
 /**

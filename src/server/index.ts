@@ -49,6 +49,7 @@ export type {
   ToolHandle,
   ToolRegistry,
   ToolUpdate,
+  UpdateOf,
 } from "./dynamic-registries.js";
 export { invalidParams, isResourceNotFoundError, methodNotFound, resourceNotFound } from "./errors.js";
 export { HANDLER_CAPACITY_MESSAGE, HANDLER_RETRY_AFTER_MS, HANDLER_TIMEOUT_MESSAGE } from "./executor.js";

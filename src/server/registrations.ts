@@ -41,8 +41,16 @@ export type Completer = (
   context: RequestContext,
 ) => Answer<string[] | { values: string[]; total?: number; hasMore?: boolean }>;
 
-/** Lists the resources a template stands for, for `resources/list`. */
-export type ResourceLister = (context: RequestContext) => Answer<{ resources: ResourceDefinition[] }>;
+/**
+ * Lists the resources a template stands for, so that they appear in `resources/list` (after the fixed
+ * resources; see `ResourceTemplateOptions`).
+ *
+ * @example
+ * const list: ResourceListCallback = () => ({ resources: [{ uri: "notes://1", name: "first note" }] });
+ */
+export type ResourceListCallback = (
+  context: RequestContext,
+) => { resources: ResourceDefinition[] } | Promise<{ resources: ResourceDefinition[] }>;
 
 /** A tool as registered: what runs it, plus what it was made from (for `update`). */
 export interface ToolEntry extends RegisteredTool {
@@ -69,7 +77,7 @@ export interface TemplateEntry {
   readonly callback: AnyCallback;
   readonly complete: { readonly [argument: string]: Completer };
   readonly matcher: UriTemplate;
-  readonly list: ResourceLister | undefined;
+  readonly list: ResourceListCallback | undefined;
 }
 
 /** How tools and prompts are checked: the builder's `validate` and `jsonSchemaValidator`. */
@@ -162,7 +170,10 @@ export function resourceEntry(definition: ResourceDefinition, callback: unknown)
 export function templateEntry(
   definition: ResourceTemplateDefinition,
   callback: unknown,
-  options: { complete?: { [argument: string]: Completer } | undefined; list?: ResourceLister | undefined },
+  options: {
+    complete?: { [argument: string]: Completer } | undefined;
+    list?: ResourceListCallback | undefined;
+  },
 ): TemplateEntry {
   if (!isObject(definition)) throw invalid("a resource template definition must be an object");
   const uriTemplate = definition.uriTemplate;

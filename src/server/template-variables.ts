@@ -13,8 +13,10 @@ export type TemplateVariables<T extends string> = string extends T
   ? { [name: string]: string | string[] }
   : Flatten<VariablesOf<T>>;
 
+/** @inline */
 type Flatten<T> = { [K in keyof T]: T[K] };
 
+/** @inline */
 type VariablesOf<T extends string> = T extends `${string}{${infer Expression}}${infer Rest}`
   ? ExpressionVariables<Expression> & VariablesOf<Rest>
   : unknown;

@@ -22,7 +22,7 @@ export type ExpandValues = { readonly [name: string]: string | readonly string[]
  * expands values. Every operator: `{var}`, `{+path}` (may hold `/`), `{#frag}`, `{.ext}`, `{/seg}`,
  * `{/segments*}`, `{;params}`, `{?query,params}`, `{&more}`, several variables per expression.
  *
- * `match` takes time linear in the URI's length whatever the URI (see {@link TemplateMatcher}), and a URI longer
+ * `match` takes time linear in the URI's length whatever the URI (no backtracking), and a URI longer
  * than {@link MAX_TEMPLATE_URI_LENGTH} (65,536 characters) matches no template. Values are
  * percent-decoded after the expression's text is cut at its separators, so an encoded `%2C` or `%2F` is data;
  * a malformed escape is kept as written. Named operators (`;`, `?`, `&`) read `name=value` pairs in any order,
@@ -45,7 +45,10 @@ export class UriTemplate {
   /** Every variable of the `?` and `&` expressions, by name: they read one shared query. */
   private readonly query = new Map<string, VariableSpec>();
 
-  /** Throws an `Error` for a template it cannot match (see {@link parseTemplate}). */
+  /**
+   * Throws an `Error` for a template it cannot match: an unclosed `{`, an operator RFC 6570 reserves (`=`, `,`,
+   * `!`, `@`, `|`), a malformed variable, or a variable that appears twice.
+   */
   constructor(readonly template: string) {
     this.parts = parseTemplate(template);
     this.expressions = this.parts.filter((p): p is TemplateExpression => typeof p !== "string");
