@@ -120,7 +120,8 @@ export function toolEntry(
     callback: callback as RegisteredTool["callback"],
     input: validate ? check(inputSchema, name, validation) : undefined,
     output: validate && outputSchema !== undefined ? check(outputSchema, name, validation) : undefined,
-    source: { definition, options },
+    // Copies: a change the caller makes to its objects later must not leak into `update()`.
+    source: { definition: { ...definition }, options: { ...options } },
   };
 }
 
@@ -152,7 +153,7 @@ export function promptEntry(
     callback: callback as AnyCallback,
     complete: completers(complete, `prompt "${definition.name}"`),
     args,
-    source: definition,
+    source: { ...definition },
   };
 }
 

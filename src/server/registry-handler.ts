@@ -40,8 +40,10 @@ export function registryHandler(
     };
   }
   if (families.has("resources")) {
+    // Template list callbacks may list many resources each: a page holds `limit` of them at most.
+    const resourcePageSize = Math.min(pageSize, registry.limit);
     handler.listResources = ({ cursor }, context) =>
-      resourcesPage(resources, templates, cursor, pageSize, registry.limit, context);
+      resourcesPage(resources, templates, cursor, resourcePageSize, registry.limit, context);
     handler.listResourceTemplates = ({ cursor }) => {
       const { items, nextCursor } = definitions(templates, cursor, pageSize);
       return nextCursor === undefined

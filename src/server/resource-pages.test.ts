@@ -132,6 +132,26 @@ describe("resources/list with template list callbacks", () => {
     expect(String(logger.error.mock.calls.at(-1)?.[1])).toMatch(/without a string uri and name/);
   });
 
+  it("holds at most maxRegistrations resources in a page, even without a pageSize", async () => {
+    const peer = await peerOf(
+      new ServerBuilder({ serverInfo, maxRegistrations: 3 })
+        .resourceTemplate({ uriTemplate: "a://{id}", name: "a" }, read, {
+          list: () => ({ resources: named("a://", 3) }),
+        })
+        .resourceTemplate({ uriTemplate: "b://{id}", name: "b" }, read, {
+          list: () => ({ resources: named("b://", 2) }),
+        })
+        .build(),
+    );
+    expect(await pages(peer)).toEqual({
+      uris: [
+        ["a://0", "a://1", "a://2"],
+        ["b://0", "b://1"],
+      ],
+      cursors: ["t:1:0", undefined],
+    });
+  });
+
   it("refuses a list option that is not a function when the template is registered", () => {
     expect(() =>
       new ServerBuilder({ serverInfo }).resourceTemplate({ uriTemplate: "a://{x}", name: "a" }, read, {
