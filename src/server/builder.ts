@@ -1,10 +1,6 @@
-import { McpkitError, toError } from "../jsonrpc/errors.js";
 import { isObject, type JsonValue } from "../jsonrpc/message.js";
 import type { StandardSchemaWithJson } from "../protocol/standard-schema.js";
 import type { CompleteResult } from "../protocol/types/completion.js";
-import type { GetPromptResult, Prompt } from "../protocol/types/prompts.js";
-import type { ReadResourceResult, Resource, ResourceTemplate } from "../protocol/types/resources.js";
-import type { Tool } from "../protocol/types/tools.js";
 import type { JsonSchemaValidatorFactory } from "../protocol/validation.js";
 import { loadJsonSchemaValidator } from "../validation/load.js";
 import type {
@@ -39,23 +35,28 @@ import {
   type RequestEntry,
 } from "./custom.js";
 import { mergeCustomSurface } from "./custom-methods.js";
-import { invalidParams, resourceNotFound } from "./errors.js";
+import { type DynamicOptions, DynamicServer } from "./dynamic.js";
 import { type Extension, isExtension, notificationTable, requestTable } from "./extension.js";
 import type { ServerHandler } from "./handler.js";
 import type { InputRequired } from "./input.js";
-import type { ServerOptions } from "./options.js";
-import { page } from "./pagination.js";
+import type { ListFamily } from "./listen.js";
+import { buildServerConfig, type ServerOptions } from "./options.js";
 import {
-  type Check,
-  checkFor,
-  isStandardSchema,
-  promptArguments,
-  standardCheck,
-  wireSchema,
-} from "./schemas.js";
+  type AnyPromptDefinition,
+  type AnyToolDefinition,
+  type Completer,
+  invalid,
+  promptEntry,
+  type ResourceListCallback,
+  resourceEntry,
+  templateEntry,
+  toolEntry,
+  type Validation,
+} from "./registrations.js";
+import { DEFAULT_MAX_REGISTRATIONS, Registry } from "./registry.js";
+import { registryHandler } from "./registry-handler.js";
 import { createServer, type Server } from "./server.js";
-import { checkPromptArgs, type PromptChecks, type RegisteredTool, runTool } from "./typed-calls.js";
-import { UriTemplate } from "./uri-template.js";
+import type { TemplateVariables } from "./template-variables.js";
 
 /** @inline */
 type Answer<T> = Promise<T> | T;
@@ -73,10 +74,10 @@ export type ResourceCallback = (
   uri: string,
   context: RequestContext,
 ) => ResourceResult | InputRequired | Promise<ResourceResult | InputRequired>;
-/** Reads a resource matched by a template; `variables` are the template's values. */
-export type TemplateCallback = (
+/** Reads a resource matched by a template; `variables` are the template's values (see {@link TemplateVariables}). */
+export type TemplateCallback<T extends string = string> = (
   uri: string,
-  variables: { [name: string]: string },
+  variables: TemplateVariables<T>,
   context: RequestContext,
 ) => ResourceResult | InputRequired | Promise<ResourceResult | InputRequired>;
 /** Renders a prompt (or asks for input first with `inputRequired(...)`). */
@@ -96,6 +97,18 @@ export interface CompletionOptions {
   complete?: { [argument: string]: CompletionCallback };
 }
 
+export type { ResourceListCallback } from "./registrations.js";
+
+/** Options of a resource template: completions, and the resources it lists. */
+export interface ResourceTemplateOptions extends CompletionOptions {
+  /**
+   * Lists the template's resources for `resources/list`, merged after the fixed resources and paged with them.
+   * It runs for each page that reaches it, and may return at most `maxRegistrations` resources (more is a bug of
+   * the server: `-32603`, logged).
+   */
+  list?: ResourceListCallback;
+}
+
 /** Options of {@link ServerBuilder}: the server's options without `handler`, plus `pageSize` and validation. */
 export interface BuilderOptions extends Omit<ServerOptions, "handler"> {
   /** Items per page of the list methods (default: everything in one page). */
@@ -110,20 +123,21 @@ export interface BuilderOptions extends Omit<ServerOptions, "handler"> {
    * loaded on first use). Standard Schemas are always checked by their own library.
    */
   jsonSchemaValidator?: JsonSchemaValidatorFactory;
+  /**
+   * Items one family may hold: tools, prompts, resources and resource templates each (default 10,000). One more
+   * throws `McpkitError` `CAPACITY`, in the builder and at run time alike; a template's `list` callback may
+   * return as many resources.
+   */
+  maxRegistrations?: number;
 }
 
-interface Registered<D, C> {
-  definition: D;
-  callback: C;
-  complete: { [argument: string]: CompletionCallback };
-}
-
-type AnyCallback = (...args: never[]) => unknown;
-type PromptEntry = Registered<Prompt, AnyCallback> & PromptChecks;
+const BUILDER_KEYS = ["pageSize", "validate", "jsonSchemaValidator", "maxRegistrations"] as const;
+const FAMILIES: readonly ListFamily[] = ["tools", "prompts", "resources"];
 
 /**
  * Builds a server from tools, resources, templates and prompts, each with its function. `build()` freezes it:
- * the server never changes afterwards (keep mutable state in your own objects).
+ * the server never changes afterwards (keep mutable state in your own objects). `buildDynamic()` gives a server
+ * whose registrations change at run time instead (see {@link DynamicServer}).
  *
  * @example
  * const server = new ServerBuilder({ serverInfo: { name: "calc", version: "1.0.0" } })
@@ -132,18 +146,26 @@ type PromptEntry = Registered<Prompt, AnyCallback> & PromptChecks;
  *   .build();
  */
 export class ServerBuilder {
-  private readonly tools = new Map<string, RegisteredTool>();
-  private readonly resources = new Map<string, Registered<Resource, ResourceCallback>>();
-  private readonly templates: Registered<ResourceTemplate, TemplateCallback>[] = [];
-  private readonly matchers: UriTemplate[] = [];
-  private readonly prompts = new Map<string, PromptEntry>();
+  private readonly registry: Registry;
   private readonly requests: { [method: string]: CustomRequest } = Object.create(null);
   private readonly notifications: { [method: string]: CustomNotification } = Object.create(null);
   private readonly extensions: Extension[] = [];
   private usesDefaultValidator = false;
+  private readonly validation: Validation;
   private built = false;
 
-  constructor(private readonly options: BuilderOptions) {}
+  constructor(private readonly options: BuilderOptions) {
+    const limit = options.maxRegistrations ?? DEFAULT_MAX_REGISTRATIONS;
+    if (!Number.isInteger(limit) || limit <= 0) throw invalid("maxRegistrations must be a positive integer");
+    this.registry = new Registry(limit);
+    this.validation = {
+      validate: options.validate ?? true,
+      factory: options.jsonSchemaValidator,
+      usesDefault: () => {
+        this.usesDefaultValidator = true;
+      },
+    };
+  }
 
   /**
    * Registers a tool. `inputSchema` is a raw JSON Schema with `"type": "object"` at its root (sent untouched;
@@ -168,28 +190,8 @@ export class ServerBuilder {
     options: ToolOptions = {},
   ): this {
     this.open();
-    const name = definition.name;
-    if (typeof name !== "string" || name === "") throw invalid("a tool needs a non-empty name");
-    if (this.tools.has(name)) throw invalid(`tool "${name}" is registered twice`);
-    const { inputSchema, outputSchema, ...rest } = definition as ToolDefinition<I, O>;
-    const wire: Tool = {
-      ...(rest as Omit<Tool, "inputSchema">),
-      name,
-      inputSchema: wireSchema(inputSchema, "input", `tool "${name}" inputSchema`),
-    };
-    if (!isObject(wire.inputSchema) || wire.inputSchema.type !== "object") {
-      throw invalid(`tool "${name}" needs an inputSchema with "type": "object"`);
-    }
-    if (outputSchema !== undefined) {
-      wire.outputSchema = wireSchema(outputSchema, "output", `tool "${name}" outputSchema`);
-    }
-    const validate = options.validate ?? this.options.validate ?? true;
-    this.tools.set(name, {
-      definition: clone(wire),
-      callback: callback as RegisteredTool["callback"],
-      input: validate ? this.check(inputSchema, name) : undefined,
-      output: validate && outputSchema !== undefined ? this.check(outputSchema, name) : undefined,
-    });
+    const entry = toolEntry(definition as AnyToolDefinition, callback, options, this.validation);
+    this.registry.tools.add(entry.definition.name, entry);
     return this;
   }
 
@@ -199,27 +201,34 @@ export class ServerBuilder {
     callback: (uri: string, context: RequestContext) => V,
   ): this {
     this.open();
-    return this.add(this.resources, definition.uri, "resource", { definition, callback, complete: {} });
+    const entry = resourceEntry(definition, callback);
+    this.registry.resources.add(entry.definition.uri, entry);
+    return this;
   }
 
-  /** Registers a resource template (`{name}` variables); reads of matching URIs go to `callback`. */
-  resourceTemplate<V extends Answer<ResourceResult | InputRequired>>(
-    definition: ResourceTemplateDefinition & ResultCheck<V, ResourceResult>,
-    callback: (uri: string, variables: { [name: string]: string }, context: RequestContext) => V,
-    options: CompletionOptions = {},
+  /**
+   * Registers a resource template (RFC 6570: `{id}`, `{+path}`, `{/segments*}`, `{?query,params}`, ...; see
+   * docs/tools.md); reads of matching URIs go to `callback` with the template's variables, typed from the
+   * template's text. `options.list` makes the template's resources appear in `resources/list`.
+   *
+   * @example
+   * builder.resourceTemplate(
+   *   { uriTemplate: "notes://{id}", name: "note" },
+   *   (uri, { id }) => ({ contents: [{ uri, text: notes.get(id) ?? "" }] }),
+   *   { list: () => ({ resources: [...notes.keys()].map((id) => ({ uri: `notes://${id}`, name: id })) }) },
+   * );
+   */
+  resourceTemplate<U extends string, V extends Answer<ResourceResult | InputRequired>>(
+    definition: ResourceTemplateDefinition & { uriTemplate: U } & ResultCheck<V, ResourceResult>,
+    callback: (uri: string, variables: TemplateVariables<U>, context: RequestContext) => V,
+    options: ResourceTemplateOptions = {},
   ): this {
     this.open();
-    if (this.templates.some((t) => t.definition.uriTemplate === definition.uriTemplate)) {
-      throw invalid(`resource template "${definition.uriTemplate}" is registered twice`);
-    }
-    let matcher: UriTemplate;
-    try {
-      matcher = new UriTemplate(definition.uriTemplate);
-    } catch (error) {
-      throw invalid(toError(error).message);
-    }
-    this.templates.push({ definition: clone(definition), callback, complete: { ...options.complete } });
-    this.matchers.push(matcher);
+    const entry = templateEntry(definition, callback, {
+      complete: options.complete as { [argument: string]: Completer } | undefined,
+      list: options.list,
+    });
+    this.registry.templates.add(entry.definition.uriTemplate, entry);
     return this;
   }
 
@@ -242,24 +251,10 @@ export class ServerBuilder {
     options: CompletionOptions = {},
   ): this {
     this.open();
-    const { argsSchema, ...rest } = definition as PromptDefinition<A>;
-    const wire = rest as Prompt;
-    let args: Check | undefined;
-    if (argsSchema !== undefined) {
-      const what = `prompt "${definition.name}" argsSchema`;
-      if (!isStandardSchema(argsSchema)) throw invalid(`${what} must be a Standard Schema`);
-      if (wire.arguments !== undefined)
-        throw invalid(`prompt "${definition.name}" has both arguments and argsSchema`);
-      wire.arguments = promptArguments(wireSchema(argsSchema, "input", what), what);
-      if (this.options.validate ?? true) args = standardCheck(argsSchema);
-    }
-    const entry: PromptEntry = {
-      definition: wire,
-      callback: callback as AnyCallback,
-      complete: { ...options.complete },
-      args,
-    };
-    return this.add(this.prompts, definition.name, "prompt", entry);
+    const complete = options.complete as { [argument: string]: Completer } | undefined;
+    const entry = promptEntry(definition as AnyPromptDefinition, callback, complete, this.validation);
+    this.registry.prompts.add(entry.definition.name, entry);
+    return this;
   }
 
   /**
@@ -338,148 +333,101 @@ export class ServerBuilder {
 
   /** Freezes the registrations into a {@link Server}. */
   build(): Server {
-    this.open();
-    this.built = true;
-    const { pageSize, validate: _validate, jsonSchemaValidator: _factory, ...serverOptions } = this.options;
-    const size = pageSize ?? Number.MAX_SAFE_INTEGER;
-    if (!Number.isInteger(size) || size <= 0) throw invalid("pageSize must be a positive integer");
-    const custom = mergeCustomSurface(serverOptions, {
+    const { serverOptions, size } = this.close();
+    const { tools, prompts, resources, templates } = this.registry;
+    const families = new Set<ListFamily>();
+    if (tools.size > 0) families.add("tools");
+    if (prompts.size > 0) families.add("prompts");
+    if (resources.size > 0 || templates.size > 0) families.add("resources");
+    const completable = [...prompts.list(), ...templates.list()].some(
+      (s) => Object.keys(s.entry.complete).length > 0,
+    );
+    const server = createServer({
+      ...serverOptions,
+      ...this.customSurface(serverOptions),
+      handler: registryHandler(this.registry, size, families, completable),
+    });
+    this.preload();
+    return server;
+  }
+
+  /**
+   * Builds a server whose tools, prompts, resources and templates change at run time: `server.tools.add(...)`,
+   * `.remove(name)`, a handle's `.enable()`, `.disable()`, `.update(...)` (see {@link DynamicServer}). It holds
+   * every family unless `families` names fewer, and advertises `listChanged` for each one it holds (unless the
+   * `listChanged` option turns one off): every change then sends `notifications/<family>/list_changed` by itself.
+   *
+   * @example
+   * const server = new ServerBuilder({ serverInfo: { name: "s", version: "1.0.0" } }).buildDynamic();
+   * const echo = server.tools.add({ name: "echo", inputSchema: { type: "object" } }, () => ({ content: [] }));
+   * echo.disable(); // clients get notifications/tools/list_changed
+   */
+  buildDynamic(options: DynamicOptions = {}): DynamicServer {
+    if (!isObject(options)) throw invalid("buildDynamic options must be an object");
+    for (const key of Object.keys(options)) {
+      if (key !== "families") throw invalid(`buildDynamic option ${key} is not an option`);
+    }
+    const held = options.families ?? FAMILIES;
+    if (!Array.isArray(held) || !held.every((f) => FAMILIES.includes(f))) {
+      throw invalid('buildDynamic option families must list "tools", "prompts" or "resources"');
+    }
+    const families = new Set<ListFamily>(held);
+    const { tools, prompts, resources, templates } = this.registry;
+    const used: [ListFamily, number][] = [
+      ["tools", tools.size],
+      ["prompts", prompts.size],
+      ["resources", resources.size + templates.size],
+    ];
+    for (const [family, count] of used) {
+      if (count > 0 && !families.has(family))
+        throw invalid(`${family} are registered but families leaves them out`);
+    }
+    const { serverOptions, size } = this.close();
+    const listChanged: { [family in ListFamily]?: boolean } = {};
+    for (const family of families) listChanged[family] = this.options.listChanged?.[family] ?? true;
+    const completions = families.has("prompts") || families.has("resources");
+    const handler: ServerHandler = registryHandler(this.registry, size, families, completions);
+    const config = buildServerConfig({
+      ...serverOptions,
+      ...this.customSurface(serverOptions),
+      listChanged,
+      handler,
+    });
+    this.preload();
+    return new DynamicServer(config, this.registry, families, {
+      ...this.validation,
+      usesDefault: () => {
+        loadJsonSchemaValidator().catch(() => {});
+      },
+    });
+  }
+
+  /** Ends the building: the server's own options, and the page size (checked). */
+  /** The custom methods, notifications and extensions of the options and of the builder, merged. */
+  private customSurface(serverOptions: Omit<ServerOptions, "handler">) {
+    return mergeCustomSurface(serverOptions, {
       requests: this.requests,
       notifications: this.notifications,
       extensions: this.extensions,
     });
-    const server = createServer({ ...serverOptions, ...custom, handler: this.handler(size) });
-    // Start loading the default validator now, so the first call does not wait for it (a failure shows there).
+  }
+
+  private close(): { serverOptions: Omit<ServerOptions, "handler">; size: number } {
+    this.open();
+    this.built = true;
+    const serverOptions: { [key: string]: unknown } = { ...this.options };
+    for (const key of BUILDER_KEYS) delete serverOptions[key];
+    const size = this.options.pageSize ?? Number.MAX_SAFE_INTEGER;
+    if (!Number.isInteger(size) || size <= 0) throw invalid("pageSize must be a positive integer");
+    return { serverOptions: serverOptions as Omit<ServerOptions, "handler">, size };
+  }
+
+  /** Starts loading the default validator now, so the first call does not wait for it (a failure shows there). */
+  private preload(): void {
     if (this.usesDefaultValidator) loadJsonSchemaValidator().catch(() => {});
-    return server;
-  }
-
-  private handler(size: number): ServerHandler {
-    const tools = new Map(this.tools);
-    const resources = new Map(this.resources);
-    const templates = [...this.templates];
-    const matchers = [...this.matchers];
-    const prompts = new Map(this.prompts);
-    const handler: ServerHandler = {};
-    if (tools.size > 0) {
-      const list = [...tools.values()].map((t) => t.definition);
-      handler.listTools = ({ cursor }) => {
-        const { items, nextCursor } = page(list, cursor, size);
-        return nextCursor === undefined ? { tools: items } : { tools: items, nextCursor };
-      };
-      handler.callTool = ({ name, arguments: args }, context) => {
-        const tool = tools.get(name);
-        if (!tool) throw invalidParams(`Unknown tool: ${name}`);
-        return runTool(tool, args, context);
-      };
-    }
-    if (resources.size > 0 || templates.length > 0) {
-      const list = [...resources.values()].map((r) => r.definition);
-      const templateList = templates.map((t) => t.definition);
-      handler.listResources = ({ cursor }) => {
-        const { items, nextCursor } = page(list, cursor, size);
-        return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
-      };
-      handler.listResourceTemplates = ({ cursor }) => {
-        const { items, nextCursor } = page(templateList, cursor, size);
-        return nextCursor === undefined
-          ? { resourceTemplates: items }
-          : { resourceTemplates: items, nextCursor };
-      };
-      handler.readResource = ({ uri }, context) => {
-        const fixed = resources.get(uri);
-        if (fixed) return fixed.callback(uri, context) as Answer<ReadResourceResult | InputRequired>;
-        for (let i = 0; i < matchers.length; i++) {
-          const variables = matchers[i]?.match(uri);
-          const template = templates[i];
-          if (variables && template) {
-            return template.callback(uri, variables, context) as Answer<ReadResourceResult | InputRequired>;
-          }
-        }
-        throw resourceNotFound(uri);
-      };
-    }
-    if (prompts.size > 0) {
-      const list = [...prompts.values()].map((p) => p.definition);
-      handler.listPrompts = ({ cursor }) => {
-        const { items, nextCursor } = page(list, cursor, size);
-        return nextCursor === undefined ? { prompts: items } : { prompts: items, nextCursor };
-      };
-      handler.getPrompt = async ({ name, arguments: args }, context) => {
-        const prompt = prompts.get(name);
-        if (!prompt) throw invalidParams(`Unknown prompt: ${name}`);
-        if (prompt.args === undefined) {
-          for (const argument of prompt.definition.arguments ?? []) {
-            if (argument.required && args[argument.name] === undefined) {
-              throw invalidParams(`missing required argument "${argument.name}"`);
-            }
-          }
-        }
-        const input = await checkPromptArgs(name, prompt, args);
-        const callback = prompt.callback as (args: unknown, context: RequestContext) => unknown;
-        return (await callback(input, context)) as GetPromptResult | InputRequired;
-      };
-    }
-    const completable = [...prompts.values(), ...templates].some((r) => Object.keys(r.complete).length > 0);
-    if (completable) {
-      handler.complete = async ({ ref, argument, context: extra }, context) => {
-        const owner =
-          ref.type === "ref/prompt"
-            ? prompts.get(ref.name)
-            : templates.find((t) => t.definition.uriTemplate === ref.uri);
-        if (!owner) throw invalidParams("unknown completion reference");
-        const callback = owner.complete[argument.name];
-        if (!callback) return { completion: { values: [] } };
-        const answer = await callback(argument.value, extra?.arguments ?? {}, context);
-        const completion = Array.isArray(answer) ? { values: answer } : answer;
-        // The spec caps one answer at 100 values; say there are more instead of sending them.
-        if (completion.values.length > 100) {
-          return {
-            completion: {
-              ...completion,
-              values: completion.values.slice(0, 100),
-              total: completion.values.length,
-              hasMore: true,
-            },
-          };
-        }
-        return { completion };
-      };
-    }
-    return handler;
-  }
-
-  private add<D, C>(
-    map: Map<string, Registered<D, C>>,
-    key: string,
-    kind: string,
-    entry: Registered<D, C>,
-  ): this {
-    if (typeof key !== "string" || key === "") throw invalid(`a ${kind} needs a non-empty name`);
-    if (map.has(key)) throw invalid(`${kind} "${key}" is registered twice`);
-    map.set(key, { ...entry, definition: clone(entry.definition) });
-    return this;
-  }
-
-  private check(schema: unknown, tool: string): Check {
-    const factory = this.options.jsonSchemaValidator;
-    if (!isStandardSchema(schema) && factory === undefined) this.usesDefaultValidator = true;
-    try {
-      return checkFor(schema, factory);
-    } catch (error) {
-      throw invalid(`tool "${tool}": the JSON Schema validator rejected a schema: ${toError(error).message}`);
-    }
   }
 
   private open(): void {
     if (this.built) throw invalid("the builder has already built its server");
   }
-}
-
-function clone<T>(value: T): T {
-  return Object.freeze(structuredClone(value));
-}
-
-function invalid(message: string): McpkitError {
-  return new McpkitError("INVALID_CONFIG", message);
 }

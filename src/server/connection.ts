@@ -15,6 +15,7 @@ import type { MessageInfo, Transport, TransportCloseReason } from "../transports
 import { serveCustomNotification } from "./custom-dispatch.js";
 import { LegacySession } from "./legacy.js";
 import { checkModernRequest, hasModernMeta, serveModern } from "./modern.js";
+import { openSubscription } from "./open-subscription.js";
 import { errorResponse } from "./respond.js";
 import type { ServerRuntime } from "./runtime.js";
 import type { Subscription, SubscriptionChannel } from "./subscription.js";
@@ -168,7 +169,7 @@ export class ServerConnection {
       return Promise.resolve(errorResponse(request.id, error, MODERN_VERSION, this.runtime.config.logger));
     }
     this.pinned = MODERN_VERSION;
-    if (request.method === "subscriptions/listen") return Promise.resolve(this.listen(request));
+    if (request.method === "subscriptions/listen") return this.listen(request, identity, signal, meta);
     return serveModern(this.runtime, request, { identity, signal, notify: this.notify }, meta);
   }
 
@@ -177,7 +178,12 @@ export class ServerConnection {
    * with the listen id. The client ends it with `notifications/cancelled`; an overflow ends it with a
    * `notifications/cancelled` from the server naming the listen id; a graceful end is its `complete` result.
    */
-  private listen(request: JsonRpcRequest): JsonRpcResponse | Subscription {
+  private async listen(
+    request: JsonRpcRequest,
+    identity: unknown,
+    signal: LazyAbort,
+    meta: RequestMeta,
+  ): Promise<JsonRpcResponse | Subscription> {
     const channel: SubscriptionChannel = {
       write: (message) => this.transport.send(message),
       end: (reason) => {
@@ -190,7 +196,7 @@ export class ServerConnection {
       },
     };
     try {
-      return this.runtime.publisher.listen(request, this.runtime.config.capabilities, channel);
+      return await openSubscription(this.runtime, request, channel, { identity, signal }, meta);
     } catch (error) {
       return errorResponse(request.id, error, MODERN_VERSION, this.runtime.config.logger);
     }

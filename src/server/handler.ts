@@ -6,6 +6,7 @@ import type {
   ListResourceTemplatesResult,
   ReadResourceResult,
 } from "../protocol/types/resources.js";
+import type { SubscriptionFilter } from "../protocol/types/subscriptions.js";
 import type { CallToolResult, ListToolsResult } from "../protocol/types/tools.js";
 import type { RequestContext } from "./context.js";
 import type { InputRequired } from "./input.js";
@@ -64,6 +65,25 @@ export interface ServerHandler {
   ): Answer<GetPromptResult | InputRequired>;
   /** `completion/complete`: values for a prompt argument or a template variable. */
   complete?(request: CompleteParams, context: RequestContext): Answer<CompleteResult>;
+  /**
+   * 2026-07-28 `subscriptions/listen`: the part of the filter this server serves to this subscriber (default:
+   * `honourable`). `notifications` is the filter the client sent; `honourable` is its part the server's
+   * capabilities allow. Return `honourable` or less (a flag dropped, fewer URIs): the acknowledgement names it and
+   * the subscription gets only that. A filter outside `honourable` is a bug of the handler: the listen gets
+   * `-32603`, logged. Throw a `JsonRpcError` to refuse the subscription with it. Runs under the executor
+   * (deadline, admission), before the subscription opens.
+   *
+   * @example
+   * subscriptionFilter({ honourable }, ctx) {
+   *   if (isAdmin(ctx.identity)) return honourable;
+   *   const { resourceSubscriptions: _dropped, ...lists } = honourable; // only admins follow resources
+   *   return lists;
+   * },
+   */
+  subscriptionFilter?(
+    request: { notifications: SubscriptionFilter; honourable: SubscriptionFilter },
+    context: RequestContext,
+  ): Answer<SubscriptionFilter>;
 }
 
 /** Every callback name of {@link ServerHandler}. */
@@ -76,6 +96,7 @@ export const HANDLER_CALLBACKS = [
   "listPrompts",
   "getPrompt",
   "complete",
+  "subscriptionFilter",
 ] as const satisfies readonly (keyof ServerHandler)[];
 
 /** The families of {@link ServerHandler} and the callbacks each needs. */

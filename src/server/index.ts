@@ -25,6 +25,8 @@ export {
   type CompletionOptions,
   type PromptCallback,
   type ResourceCallback,
+  type ResourceListCallback,
+  type ResourceTemplateOptions,
   ServerBuilder,
   type TemplateCallback,
   type ToolCallback,
@@ -49,6 +51,23 @@ export {
   type RequestEntry,
 } from "./custom.js";
 export type { CustomMethods } from "./custom-methods.js";
+export { type DynamicOptions, DynamicServer } from "./dynamic.js";
+export type {
+  PromptHandle,
+  PromptRegistry,
+  PromptUpdate,
+  RegistrationHandle,
+  ResourceHandle,
+  ResourceRegistry,
+  ResourceTemplateHandle,
+  ResourceTemplateRegistry,
+  ResourceTemplateUpdate,
+  ResourceUpdate,
+  ToolHandle,
+  ToolRegistry,
+  ToolUpdate,
+  UpdateOf,
+} from "./dynamic-registries.js";
 export { invalidParams, isResourceNotFoundError, methodNotFound, resourceNotFound } from "./errors.js";
 export { HANDLER_CAPACITY_MESSAGE, HANDLER_RETRY_AFTER_MS, HANDLER_TIMEOUT_MESSAGE } from "./executor.js";
 export { defineExtension, type Extension, type ExtensionDefinition, isExtension } from "./extension.js";
@@ -67,3 +86,10 @@ export {
   STATE_CAPACITY_MESSAGE,
 } from "./state-store.js";
 export type { Subscription, SubscriptionChannel, SubscriptionEnd } from "./subscription.js";
+export type { TemplateVariables } from "./template-variables.js";
+export {
+  type ExpandValues,
+  MAX_TEMPLATE_URI_LENGTH,
+  type TemplateValues,
+  UriTemplate,
+} from "./uri-template.js";

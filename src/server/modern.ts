@@ -116,7 +116,8 @@ function discoverResult(config: ServerConfig): { [key: string]: unknown } {
   return result;
 }
 
-function modernContext(
+/** The context of a 2026-07-28 handler call (also the `subscriptionFilter` hook's). */
+export function modernContext(
   request: JsonRpcRequest,
   meta: RequestMeta,
   abort: LazyAbort,

@@ -1,9 +1,7 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError } from "../jsonrpc/errors.js";
-import type { JsonRpcNotification, JsonRpcRequest, RequestId } from "../jsonrpc/message.js";
-import type { ServerCapabilities } from "../protocol/types/capabilities.js";
+import type { JsonRpcNotification, RequestId } from "../jsonrpc/message.js";
 import type { SubscriptionFilter } from "../protocol/types/subscriptions.js";
-import { honouredFilter, parseFilter } from "./listen.js";
 import { type QueueLimits, Subscription, type SubscriptionChannel } from "./subscription.js";
 
 /** How long a graceful end waits for subscribers to take their `complete` result. */
@@ -40,12 +38,7 @@ export class SubscriptionPublisher {
    * reached" (`data.reason` `subscription_limit`, `data.limit`) when `maxSubscriptions` are open.
    */
   subscribe(id: RequestId, honoured: SubscriptionFilter, channel: SubscriptionChannel): Subscription {
-    if (this.full) {
-      throw new JsonRpcError(ErrorCode.InternalError, SUBSCRIPTION_CAPACITY_MESSAGE, {
-        reason: "subscription_limit",
-        limit: this.maxSubscriptions,
-      });
-    }
+    this.checkCapacity();
     const subscription = new Subscription(id, honoured, channel, this.queue, (ended) =>
       this.open.delete(ended),
     );
@@ -54,17 +47,14 @@ export class SubscriptionPublisher {
     return subscription;
   }
 
-  /**
-   * Opens the subscription a (checked) `subscriptions/listen` request asks for, honouring what `capabilities`
-   * advertise. Throws `-32602` for a malformed filter, or the capacity error of {@link subscribe}.
-   */
-  listen(
-    request: JsonRpcRequest,
-    capabilities: ServerCapabilities,
-    channel: SubscriptionChannel,
-  ): Subscription {
-    const honoured = honouredFilter(parseFilter(request.params), capabilities);
-    return this.subscribe(request.id, honoured, channel);
+  /** Throws the capacity error of {@link subscribe} when every slot is taken. */
+  checkCapacity(): void {
+    if (this.full) {
+      throw new JsonRpcError(ErrorCode.InternalError, SUBSCRIPTION_CAPACITY_MESSAGE, {
+        reason: "subscription_limit",
+        limit: this.maxSubscriptions,
+      });
+    }
   }
 
   /** Queues `notification` on every open subscription whose filter `wants` it. */

@@ -11,7 +11,8 @@ import { serveCustomNotification } from "./custom-dispatch.js";
 import { warnPublicCacheWithIdentity } from "./identity-source.js";
 import { LegacySession } from "./legacy.js";
 import { wantsList, wantsResource } from "./listen.js";
-import { type ModernRequestEnv, serveModern } from "./modern.js";
+import { checkModernRequest, type ModernRequestEnv, serveModern } from "./modern.js";
+import { openSubscription } from "./open-subscription.js";
 import { buildServerConfig, type ServerConfig, type ServerOptions } from "./options.js";
 import { createRuntime, type ServerRuntime } from "./runtime.js";
 import type { Subscription, SubscriptionChannel } from "./subscription.js";
@@ -105,11 +106,23 @@ export class Server {
 
   /**
    * Opens the 2026-07-28 subscription of a `subscriptions/listen` request whose `_meta` was checked, writing its
-   * messages to `channel` (the HTTP transport's path). Throws the `JsonRpcError` to answer with instead:
-   * `-32602` for a malformed filter, `-32603` "Subscription capacity reached" past `maxSubscriptions`.
+   * messages to `channel` (the HTTP transport's path), after the handler's `subscriptionFilter` hook, if any,
+   * chose its filter (with `env`'s identity and signal). Rejects with the `JsonRpcError` to answer with instead:
+   * `-32602` for a malformed filter, `-32603` "Subscription capacity reached" past `maxSubscriptions`, the
+   * hook's own error; anything else the hook throws or a filter outside the request is sent as `-32603`.
    */
-  listen(request: JsonRpcRequest, channel: SubscriptionChannel): Subscription {
-    return this.runtime.publisher.listen(request, this.config.capabilities, channel);
+  listen(
+    request: JsonRpcRequest,
+    channel: SubscriptionChannel,
+    env: Omit<ModernRequestEnv, "notify"> = {},
+    checkedMeta?: RequestMeta,
+  ): Promise<Subscription> {
+    try {
+      const meta = checkedMeta ?? checkModernRequest(request);
+      return openSubscription(this.runtime, request, channel, env, meta);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**

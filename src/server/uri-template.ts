@@ -1,106 +1,191 @@
+import { TemplateMatcher } from "./uri-template-match.js";
+import {
+  type OperatorRule,
+  parseTemplate,
+  RULES,
+  type TemplateExpression,
+  type TemplatePart,
+  type VariableSpec,
+} from "./uri-template-parse.js";
+
+/** The longest URI a template matches: a longer one matches none (65,536 characters). */
+export const MAX_TEMPLATE_URI_LENGTH = 65_536;
+
+/** The values a URI gives a template's variables: a string, or a list for an exploded (`*`) variable. */
+export type TemplateValues = { [name: string]: string | string[] };
+
+/** Values to expand a template with; an undefined variable (or an empty list) is left out. */
+export type ExpandValues = { readonly [name: string]: string | readonly string[] | undefined };
+
 /**
- * A matcher for RFC 6570 level-1 URI templates (`test://items/{id}/data`): each `{name}` matches one or more
- * characters other than `/`, an earlier variable taking as many as it can. Enough to route `resources/read` to a
- * template; expansion is the client's business. Matching takes time linear in the URI's length, whatever the URI:
- * no regular expression backtracks over it (`{a}{b}{c}` against a long URI that does not match would).
+ * An RFC 6570 URI template (levels 1 to 3, and level 4's explode `*` and prefix `:n`) that matches URIs and
+ * expands values. Every operator: `{var}`, `{+path}` (may hold `/`), `{#frag}`, `{.ext}`, `{/seg}`,
+ * `{/segments*}`, `{;params}`, `{?query,params}`, `{&more}`, several variables per expression.
+ *
+ * `match` takes time linear in the URI's length whatever the URI (no backtracking), and a URI longer
+ * than {@link MAX_TEMPLATE_URI_LENGTH} (65,536 characters) matches no template. Values are
+ * percent-decoded after the expression's text is cut at its separators, so an encoded `%2C` or `%2F` is data;
+ * a malformed escape is kept as written. Named operators (`;`, `?`, `&`) read `name=value` pairs in any order,
+ * ignore names the template does not declare, and give a plain variable its first value; the `?` and `&`
+ * expressions of a template share one query. An exploded variable gets a list; an optional expression the URI
+ * leaves out (`{?q}` with no query) leaves its variables out.
+ *
+ * @example
+ * const template = new UriTemplate("repo://{owner}/{repo}/files{/path*}{?ref}");
+ * template.match("repo://acme/site/files/src/index.ts?ref=main");
+ * // { owner: "acme", repo: "site", path: ["src", "index.ts"], ref: "main" }
+ * template.expand({ owner: "acme", repo: "site", path: ["a b"] }); // "repo://acme/site/files/a%20b"
  */
 export class UriTemplate {
+  /** The variable names, in the order they appear. */
   readonly variables: readonly string[];
-  /**
-   * The template cut at each literal `/`. A variable never spans a `/`, so a URI matches when it has as many
-   * `/`-separated parts and each part matches its segment.
-   */
-  private readonly segments: readonly Segment[];
+  private readonly parts: readonly TemplatePart[];
+  private readonly expressions: readonly TemplateExpression[];
+  private readonly matcher: TemplateMatcher;
+  /** Every variable of the `?` and `&` expressions, by name: they read one shared query. */
+  private readonly query = new Map<string, VariableSpec>();
 
+  /**
+   * Throws an `Error` for a template it cannot match: an unclosed `{`, an operator RFC 6570 reserves (`=`, `,`,
+   * `!`, `@`, `|`), a malformed variable, or a variable that appears twice.
+   */
   constructor(readonly template: string) {
-    const variables: string[] = [];
-    const segments: Segment[] = [{ literals: [""], names: [] }];
-    const addLiteral = (text: string) => {
-      const [first = "", ...rest] = text.split("/");
-      const current = segments.at(-1) as Segment;
-      current.literals[current.literals.length - 1] += first;
-      for (const part of rest) segments.push({ literals: [part], names: [] });
-    };
-    let rest = template;
-    for (;;) {
-      const open = rest.indexOf("{");
-      if (open < 0) break;
-      const close = rest.indexOf("}", open);
-      if (close < 0) throw new Error(`unclosed "{" in URI template ${template}`);
-      const name = rest.slice(open + 1, close);
-      if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`unsupported variable "{${name}}" in ${template}`);
-      if (variables.includes(name)) throw new Error(`variable "${name}" repeats in ${template}`);
-      variables.push(name);
-      addLiteral(rest.slice(0, open));
-      const current = segments.at(-1) as Segment;
-      current.names.push(name);
-      current.literals.push("");
-      rest = rest.slice(close + 1);
+    this.parts = parseTemplate(template);
+    this.expressions = this.parts.filter((p): p is TemplateExpression => typeof p !== "string");
+    this.variables = this.expressions.flatMap((e) => e.variables.map((v) => v.name));
+    for (const e of this.expressions) {
+      if (e.operator === "?" || e.operator === "&") for (const v of e.variables) this.query.set(v.name, v);
     }
-    addLiteral(rest);
-    this.variables = variables;
-    this.segments = segments;
+    this.matcher = new TemplateMatcher(this.parts);
   }
 
-  /** The variables of `uri` (percent-decoded), or `undefined` when it does not match. */
-  match(uri: string): { [name: string]: string } | undefined {
-    const parts = uri.split("/", this.segments.length + 1);
-    if (parts.length !== this.segments.length) return undefined;
-    const out: { [name: string]: string } = {};
-    for (let i = 0; i < parts.length; i++) {
-      const segment = this.segments[i] as Segment;
-      const values = matchSegment(parts[i] as string, segment.literals);
-      if (values === undefined) return undefined;
-      segment.names.forEach((name, index) => {
-        const raw = values[index] ?? "";
-        try {
-          out[name] = decodeURIComponent(raw);
-        } catch {
-          out[name] = raw;
-        }
-      });
-    }
+  /** The variables of `uri`, or `undefined` when it does not match (or is longer than 65,536 characters). */
+  match(uri: string): TemplateValues | undefined {
+    if (uri.length > MAX_TEMPLATE_URI_LENGTH) return undefined;
+    const spans = this.matcher.match(uri);
+    if (spans === undefined) return undefined;
+    const out: TemplateValues = {};
+    this.expressions.forEach((expression, k) => {
+      const start = spans[2 * k] as number;
+      if (start < 0) return;
+      const text = uri.slice(start, spans[2 * k + 1]);
+      const rule = RULES[expression.operator];
+      if (rule.named) this.readNamed(expression, text, rule, out);
+      else readPositional(expression, text, rule, out);
+    });
     return out;
   }
-}
 
-/** Part of a template between two `/`: `literals[0] {names[0]} literals[1] … {names[k-1]} literals[k]`. */
-interface Segment {
-  readonly literals: string[];
-  readonly names: string[];
+  /** Expands the template (RFC 6570 section 3.2). */
+  expand(values: ExpandValues): string {
+    let out = "";
+    for (const part of this.parts) out += typeof part === "string" ? part : expandExpression(part, values);
+    return out;
+  }
+
+  private readNamed(expression: TemplateExpression, text: string, rule: OperatorRule, out: TemplateValues) {
+    const declared =
+      expression.operator === ";" ? new Map(expression.variables.map((v) => [v.name, v])) : this.query;
+    for (const pair of text.split(rule.sep)) {
+      const eq = pair.indexOf("=");
+      const spec = declared.get(decode(eq < 0 ? pair : pair.slice(0, eq)));
+      if (spec === undefined) continue;
+      const value = eq < 0 ? "" : decode(pair.slice(eq + 1));
+      const seen = out[spec.name];
+      if (spec.explode) {
+        if (Array.isArray(seen)) seen.push(value);
+        else out[spec.name] = [value];
+      } else if (seen === undefined) out[spec.name] = value;
+    }
+  }
 }
 
 /**
- * The values of a segment's variables in `text` (which holds no `/`), each non-empty and each as long as the
- * rest allows, or `undefined`. `ends[j]` is the last place variable j can end with the variables after it still
- * matching; found from the last variable back, with one `lastIndexOf` each, so no split is ever retried.
+ * Unnamed operators: the text cut at the separator, one part per variable, in order. The first exploded
+ * variable (else the first variable) takes the parts left over; with fewer parts than variables the last ones
+ * are left out.
  */
-function matchSegment(text: string, literals: readonly string[]): string[] | undefined {
-  const k = literals.length - 1;
-  const head = literals[0] as string;
-  const tail = literals[k] as string;
-  if (k === 0) return text === head ? [] : undefined;
-  if (text.length < head.length + tail.length + k || !text.startsWith(head) || !text.endsWith(tail)) {
-    return undefined;
+function readPositional(
+  expression: TemplateExpression,
+  text: string,
+  rule: OperatorRule,
+  out: TemplateValues,
+) {
+  const variables = expression.variables;
+  if (variables.length === 1 && !variables[0]?.explode) {
+    out[(variables[0] as VariableSpec).name] = decode(text);
+    return;
   }
-  const ends: number[] = new Array(k);
-  ends[k - 1] = text.length - tail.length;
-  for (let j = k - 2; j >= 0; j--) {
-    const literal = literals[j + 1] as string;
-    // Variable j + 1 needs one character at least, after the literal that follows variable j.
-    const latest = (ends[j + 1] as number) - literal.length - 1;
-    if (latest < 0) return undefined;
-    const end = text.lastIndexOf(literal, latest);
-    if (end < 0) return undefined;
-    ends[j] = end;
+  const items = text.split(rule.sep);
+  const owner = Math.max(
+    0,
+    variables.findIndex((v) => v.explode),
+  );
+  const spare = Math.max(0, items.length - variables.length);
+  let at = 0;
+  variables.forEach((variable, j) => {
+    if (at >= items.length) return;
+    const taken = items.slice(at, at + (j === owner ? 1 + spare : 1));
+    at += taken.length;
+    out[variable.name] = variable.explode ? taken.map(decode) : decode(taken.join(rule.sep));
+  });
+}
+
+function decode(raw: string): string {
+  if (!raw.includes("%")) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
   }
-  const values: string[] = [];
-  let start = head.length;
-  for (let j = 0; j < k; j++) {
-    const end = ends[j] as number;
-    if (end <= start) return undefined;
-    values.push(text.slice(start, end));
-    start = end + (literals[j + 1] as string).length;
+}
+
+function expandExpression(expression: TemplateExpression, values: ExpandValues): string {
+  const rule = RULES[expression.operator];
+  let out = "";
+  let first = true;
+  for (const { name, explode, prefix } of expression.variables) {
+    const value = values[name];
+    if (value === undefined || (typeof value !== "string" && value.length === 0)) continue;
+    out += first ? rule.first : rule.sep;
+    first = false;
+    if (typeof value === "string") {
+      const text = prefix === undefined ? value : [...value].slice(0, prefix).join("");
+      out += rule.named ? named(name, text, rule) : encode(text, rule.reserved);
+    } else if (!explode) {
+      const joined = value.map((v) => encode(v, rule.reserved)).join(",");
+      out += rule.named ? `${name}=${joined}` : joined;
+    } else {
+      out += value.map((v) => (rule.named ? named(name, v, rule) : encode(v, rule.reserved))).join(rule.sep);
+    }
   }
-  return values;
+  return out;
+}
+
+function named(name: string, value: string, rule: OperatorRule): string {
+  return value === "" ? `${name}${rule.ifEmpty}` : `${name}=${encode(value, rule.reserved)}`;
+}
+
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
+
+/** Percent-encodes (UTF-8) what the operator does not allow; reserved expansion keeps `%XX` triplets. */
+function encode(value: string, reserved: boolean): string {
+  let out = "";
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charAt(i);
+    if (UNRESERVED.test(c) || (reserved && RESERVED.test(c))) out += c;
+    else if (reserved && c === "%" && /^[0-9A-Fa-f]{2}$/.test(value.slice(i + 1, i + 3))) out += c;
+    else {
+      const code = value.charCodeAt(i);
+      const pair = code >= 0xd800 && code <= 0xdbff ? value.charAt(i + 1) : "";
+      try {
+        out += encodeURIComponent(c + pair);
+        i += pair.length;
+      } catch {
+        out += "%EF%BF%BD"; // a lone surrogate: U+FFFD, as a UTF-8 encoder writes it
+      }
+    }
+  }
+  return out.replace(/[!'()*]/g, (c) => (reserved ? c : `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
 }

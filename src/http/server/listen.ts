@@ -1,10 +1,13 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError, McpkitError } from "../../jsonrpc/errors.js";
 import type { JsonRpcRequest } from "../../jsonrpc/message.js";
+import type { RequestMeta } from "../../protocol/request-meta.js";
+import { MODERN_VERSION } from "../../protocol/versions.js";
 import { SUBSCRIPTION_CAPACITY_MESSAGE } from "../../server/publisher.js";
+import { errorResponse } from "../../server/respond.js";
 import type { Subscription, SubscriptionChannel } from "../../server/subscription.js";
 import type { Endpoint } from "./endpoint.js";
-import { refusal } from "./responses.js";
+import { modernStatus, refusal } from "./responses.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
 import type { Answer, RequestView } from "./view.js";
 
@@ -14,9 +17,16 @@ import type { Answer, RequestView } from "./view.js";
  * keepalive comment every `keepAliveMs`. The client ends it by closing the stream (nothing more is sent); the
  * server ends it gracefully with the `complete` result, then closes the stream; an overflow (the client reads
  * too slowly) closes the stream without a result. Always SSE, even with `enableJsonResponse`: a request whose
- * `Accept` rules SSE out is refused (406). A malformed filter is 400 `-32602`; a full server 503 `-32603`.
+ * `Accept` rules SSE out is refused (406). A malformed filter is 400 `-32602`; a full server 503 `-32603`; an
+ * error of the handler's `subscriptionFilter` hook has the status of any other answer with that error.
  */
-export function listenStream(endpoint: Endpoint, request: RequestView, message: JsonRpcRequest): Answer {
+export async function listenStream(
+  endpoint: Endpoint,
+  request: RequestView,
+  message: JsonRpcRequest,
+  identity: unknown,
+  meta: RequestMeta,
+): Promise<Answer> {
   if (!endpoint.accepts(request).sse) {
     throw refusal(
       406,
@@ -44,17 +54,26 @@ export function listenStream(endpoint: Endpoint, request: RequestView, message: 
     },
     end: () => stream.close(),
   };
+  // The client may leave while the subscriptionFilter hook runs: its signal fires, and the subscription, once
+  // open, ends at once.
+  const gone = new AbortController();
+  request.onGone(() => {
+    gone.abort();
+    subscription?.cancel();
+  });
+  let opened: Subscription;
   try {
-    subscription = endpoint.server.listen(message, channel);
+    opened = await endpoint.server.listen(message, channel, { identity, signal: gone.signal }, meta);
   } catch (error) {
     stream.close();
-    if (!(error instanceof JsonRpcError)) throw error;
-    const full = error.message === SUBSCRIPTION_CAPACITY_MESSAGE;
-    throw refusal(full ? 503 : 400, error.code, error.message, error.data);
+    const response = errorResponse(message.id, error, MODERN_VERSION, logger);
+    const { code, message: text, data } = response.error;
+    const full = error instanceof JsonRpcError && text === SUBSCRIPTION_CAPACITY_MESSAGE;
+    throw refusal(full ? 503 : modernStatus(response), code, text, data);
   }
-  const opened = subscription;
+  subscription = opened;
+  if (gone.signal.aborted) opened.cancel();
   endpoint.subscriptions.add(opened);
   void opened.ended.then(() => endpoint.subscriptions.delete(opened));
-  request.onGone(() => opened.cancel());
   return { status: 200, headers: { ...SSE_HEADERS }, body: stream.body };
 }

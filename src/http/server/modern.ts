@@ -45,7 +45,8 @@ export async function modernPost(
     const params = await paramsOf(endpoint, message, identity);
     if (params) checkParamHeaders(params, message.params?.arguments, request);
   }
-  if (message.method === "subscriptions/listen") return listenStream(endpoint, request, message);
+  if (message.method === "subscriptions/listen")
+    return listenStream(endpoint, request, message, identity, meta);
   const accepted = endpoint.accepts(request);
   const exchange = new ResponseExchange({
     json: config.enableJsonResponse || !accepted.sse,
