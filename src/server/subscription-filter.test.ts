@@ -41,6 +41,8 @@ function start(
     listChanged: { tools: true, resources: true },
     subscribe: true,
     logger,
+    // Every refusal is counted below: no rate limit folding lines of one kind together.
+    logIntervalMs: 0,
     ...options,
   });
   return server;
