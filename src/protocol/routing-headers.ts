@@ -1,3 +1,4 @@
+import { fromBase64, toBase64 } from "../jsonrpc/base64.js";
 import { isObject } from "../jsonrpc/message.js";
 import { NAMED_METHODS } from "./methods.js";
 
@@ -39,8 +40,6 @@ export const X_MCP_HEADER = "x-mcp-header";
 
 const SENTINEL_PREFIX = "=?base64?";
 const SENTINEL_SUFFIX = "?=";
-const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const B64_INDEX = new Map([...B64].map((c, i) => [c, i]));
 const encoder = new TextEncoder();
 
 /** True when `value` is wrapped in the base64 sentinel, `=?base64?…?=` (markers are case-sensitive). */
@@ -62,41 +61,6 @@ function isPlainSafe(value: string): boolean {
   return true;
 }
 
-function base64Encode(bytes: Uint8Array): string {
-  let out = "";
-  for (let i = 0; i < bytes.length; i += 3) {
-    const a = bytes[i] ?? 0;
-    const b = bytes[i + 1];
-    const c = bytes[i + 2];
-    const n = (a << 16) | ((b ?? 0) << 8) | (c ?? 0);
-    out += B64[(n >> 18) & 63];
-    out += B64[(n >> 12) & 63];
-    out += b === undefined ? "=" : B64[(n >> 6) & 63];
-    out += c === undefined ? "=" : B64[n & 63];
-  }
-  return out;
-}
-
-/** Strict base64: the standard alphabet, padded to a multiple of 4, `=` only at the end. */
-function base64Decode(text: string): Uint8Array | undefined {
-  if (text.length % 4 !== 0) return undefined;
-  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
-  const out = new Uint8Array((text.length / 4) * 3 - padding);
-  let o = 0;
-  for (let i = 0; i < text.length; i += 4) {
-    let n = 0;
-    for (let j = 0; j < 4; j++) {
-      const ch = text[i + j] ?? "";
-      const last = i + 4 === text.length;
-      const value = ch === "=" && last && j >= 4 - padding ? 0 : B64_INDEX.get(ch);
-      if (value === undefined) return undefined;
-      n = (n << 6) | value;
-    }
-    for (const shift of [16, 8, 0]) if (o < out.length) out[o++] = (n >> shift) & 255;
-  }
-  return out;
-}
-
 /**
  * Encodes one routing-header value. A safe plain value (printable ASCII, no space at either end) is sent as it
  * is; anything else, and a literal that already looks like the sentinel, is sent as `=?base64?{UTF-8 bytes}?=`.
@@ -107,7 +71,7 @@ function base64Decode(text: string): Uint8Array | undefined {
  */
 export function encodeHeaderValue(value: string): string {
   if (isPlainSafe(value) && !isSentinel(value)) return value;
-  return `${SENTINEL_PREFIX}${base64Encode(encoder.encode(value))}${SENTINEL_SUFFIX}`;
+  return `${SENTINEL_PREFIX}${toBase64(encoder.encode(value))}${SENTINEL_SUFFIX}`;
 }
 
 /**
@@ -118,7 +82,7 @@ export function encodeHeaderValue(value: string): string {
 export function decodeHeaderValue(raw: string): string | undefined {
   const value = raw.replace(/^[ \t]+|[ \t]+$/g, "");
   if (!isSentinel(value)) return value;
-  const bytes = base64Decode(value.slice(SENTINEL_PREFIX.length, value.length - SENTINEL_SUFFIX.length));
+  const bytes = fromBase64(value.slice(SENTINEL_PREFIX.length, value.length - SENTINEL_SUFFIX.length));
   if (bytes === undefined) return undefined;
   try {
     // ignoreBOM: a leading U+FEFF is part of the value, which the encoder sent as UTF-8 like any other character.

@@ -1,11 +1,11 @@
 import type { MetaObject } from "../protocol/types/common.js";
 import type { ReadResourceResult, Resource } from "../protocol/types/resources.js";
 import { skillDigest, toBase64, utf8 } from "./bytes.js";
-import { DIRECTORY_MIME_TYPE, SKILL_LIMITS, SKILL_MD, SKILL_MD_MIME_TYPE } from "./constants.js";
+import { DIRECTORY_MIME_TYPE, SKILL_MD, SKILL_MD_MIME_TYPE } from "./constants.js";
 import { type SkillLimits, skillEntryProblems, skillLimitProblem } from "./entry.js";
 import { parseSkillMd } from "./frontmatter.js";
 import { mimeTypeOf } from "./mime.js";
-import { checkOptionKeys, invalidConfig, positiveInteger } from "./options.js";
+import { checkOptionKeys, invalidConfig, positiveInteger, skillLimitOptions } from "./options.js";
 import { page } from "./paging.js";
 import { renderSkillMd } from "./render.js";
 import { markPublished, type SkillSource } from "./source.js";
@@ -246,19 +246,7 @@ export async function createSkillCatalogue(
     throw invalidConfig("options.scheme", "must be a lowercase URI scheme");
   }
   const pageSize = positiveInteger("options.pageSize", opts.pageSize, 100);
-  const limitOpts = checkOptionKeys("options.limits", opts.limits, ["maxResources", "maxTotalBytes"]);
-  const limits = {
-    maxResources: positiveInteger(
-      "options.limits.maxResources",
-      limitOpts.maxResources,
-      SKILL_LIMITS.resourcesPerSkill,
-    ),
-    maxTotalBytes: positiveInteger(
-      "options.limits.maxTotalBytes",
-      limitOpts.maxTotalBytes,
-      SKILL_LIMITS.bytesPerSkill,
-    ),
-  };
+  const limits = skillLimitOptions(opts.limits);
   if (!Array.isArray(skills)) throw invalidConfig("skills", "must be an array");
   const entries: SkillEntry[] = [];
   const declared = new Set<string>();

@@ -1,4 +1,5 @@
 import { McpkitError } from "../jsonrpc/errors.js";
+import { SKILL_LIMITS } from "./constants.js";
 
 /** `INVALID_CONFIG` naming the option at fault. */
 export function invalidConfig(key: string, problem: string): McpkitError {
@@ -28,4 +29,24 @@ export function positiveInteger(key: string, value: unknown, fallback: number): 
     throw invalidConfig(key, "must be a positive integer");
   }
   return value;
+}
+
+/** The per-skill bounds of `options.limits` (`maxResources`, `maxTotalBytes`), defaulting to SEP-2640's. */
+export function skillLimitOptions(limits: { maxResources?: unknown; maxTotalBytes?: unknown } | undefined): {
+  maxResources: number;
+  maxTotalBytes: number;
+} {
+  const given = checkOptionKeys("options.limits", limits, ["maxResources", "maxTotalBytes"]);
+  return {
+    maxResources: positiveInteger(
+      "options.limits.maxResources",
+      given.maxResources,
+      SKILL_LIMITS.resourcesPerSkill,
+    ),
+    maxTotalBytes: positiveInteger(
+      "options.limits.maxTotalBytes",
+      given.maxTotalBytes,
+      SKILL_LIMITS.bytesPerSkill,
+    ),
+  };
 }

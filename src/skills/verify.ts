@@ -1,11 +1,11 @@
 import type { RequestOptions } from "../client/index.js";
 import { decodeUtf8, fromBase64, skillDigest, utf8 } from "./bytes.js";
 import type { SkillsRequest } from "./client.js";
-import { DYNAMIC, SKILL_LIMITS } from "./constants.js";
+import { DYNAMIC } from "./constants.js";
 import { type SkillLimits, skillEntryProblems, skillLimitProblem } from "./entry.js";
 import { SkillVerificationError } from "./errors.js";
 import { frontmatterDifferences, parseSkillMd } from "./frontmatter.js";
-import { checkOptionKeys, positiveInteger } from "./options.js";
+import { checkOptionKeys, skillLimitOptions } from "./options.js";
 import type { SkillEntry, SkillJson, SkillResourceEntry } from "./types.js";
 import { canonicalUri, isWithinSkill, skillUriParts, uriProblem } from "./uri.js";
 import { FrontmatterError } from "./yaml-scalars.js";
@@ -213,19 +213,7 @@ export async function loadSkill(
     "onProgress",
     "meta",
   ]);
-  const limitOpts = checkOptionKeys("options.limits", opts.limits, ["maxResources", "maxTotalBytes"]);
-  const limits = {
-    maxResources: positiveInteger(
-      "options.limits.maxResources",
-      limitOpts.maxResources,
-      SKILL_LIMITS.resourcesPerSkill,
-    ),
-    maxTotalBytes: positiveInteger(
-      "options.limits.maxTotalBytes",
-      limitOpts.maxTotalBytes,
-      SKILL_LIMITS.bytesPerSkill,
-    ),
-  };
+  const limits = skillLimitOptions(opts.limits);
   const { limits: _limits, allowDynamic, ...requestOptions } = opts;
   const problems = skillEntryProblems(entry);
   const uri = isObject(entry) && typeof entry.uri === "string" ? entry.uri : "(no uri)";
