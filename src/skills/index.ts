@@ -58,6 +58,7 @@ export {
   SKILL_NAME_PATTERN,
 } from "./frontmatter.js";
 export { mimeTypeOf } from "./mime.js";
+export { type SkillsServer, skillsServer } from "./serve.js";
 export { renderSkillMd } from "./render.js";
 export { checkSkillsSettings, skillsSettingsOf } from "./settings.js";
 export { SkillsClient, type SkillsClientHost } from "./skills-client.js";
