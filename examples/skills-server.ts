@@ -38,7 +38,9 @@ export async function main(root = fileURLToPath(new URL("skills/", import.meta.u
     for (const entry of entries) {
       const skill = await host.load(entry); // SKILL.md only, verified against its digest
       const forms = await skill.readFile("references/FORMS.md"); // on demand, verified too
-      lines.push(`${skill.skillMd.frontmatter.name}: ${entry.resources.length} files, forms: ${forms.text?.split("\n")[0]}`);
+      lines.push(
+        `${skill.skillMd.frontmatter.name}: ${entry.resources.length} files, forms: ${forms.text?.split("\n")[0]}`,
+      );
     }
   } finally {
     await client.close();
