@@ -53,7 +53,9 @@ describe.each([MODERN_VERSION, LEGACY_VERSION])("skillsServer, %s", (era) => {
     const skills = new SkillsClient(client);
     const { skills: entries } = await skills.listAll();
     expect(entries).toEqual(catalogue.entries);
-    const loaded = await skills.load(entries[0] ?? catalogue.entries[0]!);
+    const [entry] = entries;
+    if (entry === undefined) throw new Error("no entry listed");
+    const loaded = await skills.load(entry);
     expect((await loaded.readFile("references/FORMS.md")).text).toBe("# Forms\n");
     const root = await skills.readDirectory("skill://pdf");
     expect(root.resources.map((r) => r.name)).toEqual(["SKILL.md", "references"]);
