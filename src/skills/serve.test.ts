@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../client/index.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
-import { LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
+import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
 import { createServer, isExtension, type ServerHandler } from "../server/index.js";
 import { createInProcessPair } from "../transports/in-process.js";
 import { createSkillCatalogue } from "./catalogue.js";
@@ -23,7 +23,7 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-async function connect(handler: ServerHandler, era: "2026-07-28" | "2025-11-25", directoryRead = true) {
+async function connect(handler: ServerHandler, era: Era, directoryRead = true) {
   const skills = skillsServer(catalogue, { directoryRead });
   const server = createServer({
     serverInfo: { name: "s", version: "1" },
@@ -45,7 +45,7 @@ async function connect(handler: ServerHandler, era: "2026-07-28" | "2025-11-25",
   return client;
 }
 
-describe.each([MODERN_VERSION, LEGACY_VERSION])("skillsServer, %s", (era) => {
+describe.each([MODERN_VERSION, LEGACY_VERSION] as const)("skillsServer, %s", (era) => {
   it("advertises the extension and resources, and serves the methods", async () => {
     const client = await connect({}, era);
     expect(client.serverCapabilities?.extensions?.[SKILLS_EXTENSION_ID]).toEqual({ directoryRead: true });
