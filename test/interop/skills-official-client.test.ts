@@ -6,8 +6,11 @@
  * and `cacheScope` is refused) and it verifies every file it reads against mcpkit's digests, sizes and
  * frontmatter; every HTTP message is checked against the era's schema.
  */
+
+import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../src/http/server/handler.js";
 import { createServer, type Server } from "../../src/server/index.js";
@@ -17,7 +20,7 @@ import { LEGACY, MODERN, useCleanups } from "../support/interop-helpers.js";
 import { toOfficialTransport } from "../support/official-bridge.js";
 import { validatingFetch } from "../support/validating-fetch.js";
 import { validatingPair } from "../support/validating-transport.js";
-import { WireValidator } from "../support/wire-schema.js";
+import { repoRoot, WireValidator } from "../support/wire-schema.js";
 
 const serve = useServe();
 const cleanup = useCleanups();
@@ -73,6 +76,44 @@ const transports = {
     return client;
   },
 };
+
+/**
+ * Over stdio: the official client launches test/fixtures/skills-stdio-server.mjs (the built package) serving
+ * examples/skills; the skill there is pdf-processing with references/FORMS.md.
+ */
+async function stdio(era: Era): Promise<SkillsClient> {
+  const client = officialClient(era);
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(repoRoot, "test/fixtures/skills-stdio-server.mjs"), join(repoRoot, "examples/skills")],
+      stderr: "pipe",
+    }),
+  );
+  expect(client.getNegotiatedProtocolVersion()).toBe(era);
+  return new SkillsClient(client);
+}
+
+describe.each([MODERN, LEGACY])("official v2 SkillsClient -> mcpkit skillsServer over stdio, %s", (era) => {
+  it("lists, loads with verification and walks a folder of skills", async () => {
+    const skills = await stdio(era);
+    expect(skills.directoryRead).toBe(true);
+    const listing = await skills.list();
+    expect(listing.invalid).toEqual([]);
+    expect(listing.skills.map((s) => s.uri)).toEqual(["skill://pdf-processing/SKILL.md"]);
+    const [entry] = listing.skills;
+    if (entry === undefined) throw new Error("no skill listed");
+    const manifest = await skills.read(entry);
+    expect(manifest.verified).toBe(true);
+    expect(manifest.frontmatter).toEqual(entry.frontmatter);
+    expect((await skills.read(entry, "references/FORMS.md")).text).toMatch(/^# Forms\n/);
+    const root = await skills.readDirectory("skill://pdf-processing");
+    expect(root.resources.map((r) => [r.name, r.mimeType])).toEqual([
+      ["SKILL.md", "text/markdown"],
+      ["references", "inode/directory"],
+    ]);
+  });
+});
 
 function officialClient(era: Era): Client {
   const client = new Client(
