@@ -1,8 +1,8 @@
 /**
  * Interop: the official v2 `SkillsClient` (`@modelcontextprotocol/client/ext/skills` 2.4.0) against a real mcpkit
  * server serving skills with `skillsServer` (the extension registered with `extensions`, its resources merged into
- * the handler), over Streamable HTTP on 127.0.0.1 (mcpkit/node `serve`) and in-process, in both eras. The official
- * client's envelopes are strict (in 2026-07-28 a `skills/list`, `skills/get` or directory page without `ttlMs`
+ * the handler), over Streamable HTTP on 127.0.0.1 (mcpkit/node `serve`), in-process and over stdio, in both
+ * eras. The official client's envelopes are strict (in 2026-07-28 a `skills/list`, `skills/get` or directory page without `ttlMs`
  * and `cacheScope` is refused) and it verifies every file it reads against mcpkit's digests, sizes and
  * frontmatter; every HTTP message is checked against the era's schema.
  */
