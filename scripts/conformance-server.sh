@@ -4,7 +4,8 @@
 # Builds the package, compiles conformance/ against it, starts the fixture server on 127.0.0.1 (ephemeral
 # port), then runs ../shared/conformance/run-conformance.sh:
 #   1. the frozen requirement set of each era, with conformance/expected-failures-<era>.yml;
-#   2. the pending 2026-07-28 scenarios by name (scored here: they must pass), with the 2026 baseline.
+#   2. the pending 2026-07-28 scenarios by name (scored here: they must pass), with the 2026 baseline;
+#   3. the Skills (SEP-2640) server scenarios by name against the fixture's skills endpoint (they must pass).
 # Stops the server and exits non-zero if any run failed or the server died. See conformance/README.md.
 #
 # Environment:
@@ -12,6 +13,7 @@
 #   CONFORMANCE_OUT       results folder (default: conformance-results/<UTC timestamp>)
 #   CONFORMANCE_ERAS      requirement sets to run (default: "2025-11-25 2026-07-28")
 #   CONFORMANCE_PENDING   pending 2026 scenarios to run by name (default: the three below; "" for none)
+#   CONFORMANCE_SKILLS    Skills scenarios to run by name (default: the three sep-2640 ones; "" for none)
 #   CONFORMANCE_SINGLE_USE_STATE  1: the fixture server seals single-use requestState (singleUseState: true)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +23,7 @@ OUT="${CONFORMANCE_OUT:-conformance-results/$(date -u +%Y%m%dT%H%M%SZ)}"
 ERAS="${CONFORMANCE_ERAS-2025-11-25 2026-07-28}"
 PENDING="${CONFORMANCE_PENDING-http-header-validation http-custom-header-server-validation json-schema-2020-12}"
 PENDING_ERA=2026-07-28
+SKILLS="${CONFORMANCE_SKILLS-sep-2640-skills-enumeration sep-2640-skills-directory sep-2640-skills-manifest}"
 
 say() { echo "conformance:server: $*"; }
 [ -f "$WRAPPER" ] || { say "wrapper not found at $WRAPPER (shared/ must sit beside the repo)"; exit 2; }
@@ -54,7 +57,13 @@ if [ -z "$url" ]; then
   cat "$OUT/server.stderr"
   exit 1
 fi
-say "fixture server at $url (pid $server_pid); results in $OUT"
+skills_url=$(sed -n 2p "$OUT/server.stdout" 2>/dev/null)
+for _ in $(seq 1 50); do
+  [ -n "$skills_url" ] && break
+  sleep 0.1
+  skills_url=$(sed -n 2p "$OUT/server.stdout" 2>/dev/null)
+done
+say "fixture server at $url, skills at $skills_url (pid $server_pid); results in $OUT"
 
 status=0
 declare -a results=()
@@ -72,6 +81,11 @@ for era in $ERAS; do
 done
 for scenario in $PENDING; do
   run "pending-$scenario" --scenario "$scenario" --spec-version "$PENDING_ERA" \
+    --expected-failures "conformance/expected-failures-$PENDING_ERA.yml"
+done
+
+for scenario in $SKILLS; do
+  url="$skills_url" run "skills-$scenario" --scenario "$scenario" \
     --expected-failures "conformance/expected-failures-$PENDING_ERA.yml"
 done
 

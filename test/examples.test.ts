@@ -8,6 +8,7 @@ import { main as clientCallbacks } from "../examples/client-callbacks.js";
 import { main as expressServer } from "../examples/express-server.js";
 import { main as lowLevelHandler } from "../examples/low-level-handler.js";
 import { main } from "../examples/quickstart.js";
+import { main as skillsServer } from "../examples/skills-server.js";
 import { main as typedValibot } from "../examples/typed-tools-valibot.js";
 import { main as typedZod } from "../examples/typed-tools-zod.js";
 import { repoRoot } from "./support/wire-schema.js";
@@ -73,6 +74,13 @@ describe("examples", () => {
       "all: 6 tools",
       "42195 m = 42.195 km",
       "bad cursor: -32602 Invalid params: Invalid cursor",
+    ]);
+  });
+
+  it("runs the skills server: a folder of skills over HTTP, listed, loaded and read with verification", async () => {
+    expect(await skillsServer()).toEqual([
+      "resources: skill://pdf-processing/SKILL.md, docs://readme",
+      "pdf-processing: 2 files, forms: # Forms",
     ]);
   });
 

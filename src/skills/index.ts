@@ -59,6 +59,7 @@ export {
 } from "./frontmatter.js";
 export { mimeTypeOf } from "./mime.js";
 export { renderSkillMd } from "./render.js";
+export { type SkillsServer, skillsServer } from "./serve.js";
 export { checkSkillsSettings, skillsSettingsOf } from "./settings.js";
 export { SkillsClient, type SkillsClientHost } from "./skills-client.js";
 export type { SkillSource, SkillsContext } from "./source.js";

@@ -1,19 +1,29 @@
 /**
- * Interop: the official v2 `SkillsClient` (`@modelcontextprotocol/client/ext/skills` 2.4.0) reads what mcpkit's
- * skills handlers produce, in both eras. Until mcpkit's extension API registers the handlers on an mcpkit server,
- * they are hosted here on the official low-level `Server` (`setRequestHandler` for each method), so this checks
- * the handlers' results, not mcpkit's server: the official client's envelopes are strict (in 2026-07-28 a
- * `skills/list`, `skills/get` or directory page without `ttlMs` and `cacheScope` is refused) and it verifies every
- * file it reads against mcpkit's digests, sizes and frontmatter.
+ * Interop: the official v2 `SkillsClient` (`@modelcontextprotocol/client/ext/skills` 2.4.0) against a real mcpkit
+ * server serving skills with `skillsServer` (the extension registered with `extensions`, its resources merged into
+ * the handler), over Streamable HTTP on 127.0.0.1 (mcpkit/node `serve`), in-process and over stdio, in both
+ * eras. The official client's envelopes are strict (in 2026-07-28 a `skills/list`, `skills/get` or directory page without `ttlMs`
+ * and `cacheScope` is refused) and it verifies every file it reads against mcpkit's digests, sizes and
+ * frontmatter; every HTTP message is checked against the era's schema.
  */
-import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+
+import { join } from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
-import { Server } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { afterEach, describe, expect, it } from "vitest";
-import * as z from "zod";
-import { createSkillCatalogue, type SkillsExtension, skillsExtension } from "../../src/skills/index.js";
-import { LEGACY, MODERN } from "../support/interop-helpers.js";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { describe, expect, it } from "vitest";
+import { createHttpHandler } from "../../src/http/server/handler.js";
+import { createServer, type Server } from "../../src/server/index.js";
+import { createSkillCatalogue, skillsServer } from "../../src/skills/index.js";
+import { useServe } from "../support/http-peer.js";
+import { LEGACY, MODERN, useCleanups } from "../support/interop-helpers.js";
+import { toOfficialTransport } from "../support/official-bridge.js";
+import { validatingFetch } from "../support/validating-fetch.js";
+import { validatingPair } from "../support/validating-transport.js";
+import { repoRoot, WireValidator } from "../support/wire-schema.js";
+
+const serve = useServe();
+const cleanup = useCleanups();
 
 const SKILL_URI = "skill://acme/pdf-processing/SKILL.md";
 const catalogue = await createSkillCatalogue([
@@ -30,55 +40,115 @@ const catalogue = await createSkillCatalogue([
   },
 ]);
 
-/** mcpkit's handlers on an official low-level server, which answers for the era it negotiated. */
-function officialHost(skills: SkillsExtension): Server {
-  const server = new Server(
-    { name: "mcpkit-skills-handlers", version: "0.1.0" },
-    { capabilities: { resources: {}, extensions: { [skills.id]: { ...skills.settings } } } },
-  );
-  const context = () => ({ era: server.getNegotiatedProtocolVersion() === MODERN ? MODERN : LEGACY });
-  const cache = () => (context().era === MODERN ? { ttlMs: 0, cacheScope: "public" as const } : {});
-  for (const [method, handler] of Object.entries(skills.requests)) {
-    server.setRequestHandler(
-      method,
-      { params: z.looseObject({}) },
-      (params) => handler(params, context()) as never,
-    );
-  }
-  server.setRequestHandler("resources/list", async () => ({
-    resources: await skills.resources(context()),
-    ...cache(),
-  }));
-  server.setRequestHandler("resources/read", async (request) => {
-    const result = await skills.readResource({ uri: request.params.uri }, context());
-    if (result === undefined) throw new Error(`no resource ${request.params.uri}`);
-    return { ...result, ...cache() };
+/** An mcpkit server with the skills and one resource of its own. */
+function mcpkitServer(): Server {
+  const skills = skillsServer(catalogue, { directoryRead: true });
+  const server = createServer({
+    serverInfo: { name: "mcpkit-skills", version: "0.1.0" },
+    extensions: [skills.extension],
+    handler: skills.handler({
+      listResources: () => ({ resources: [{ uri: "test://own", name: "own" }] }),
+      readResource: ({ uri }) => ({ contents: [{ uri, text: "own" }] }),
+    }),
   });
+  cleanup(() => server.close());
   return server;
 }
 
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
+type Era = typeof MODERN | typeof LEGACY;
+
+const transports = {
+  async http(era: Era): Promise<Client> {
+    const handler = createHttpHandler(mcpkitServer());
+    cleanup(() => handler.close());
+    const { url } = await serve(handler);
+    const wire = validatingFetch(new WireValidator(era));
+    cleanup(async () => expect(wire.errors).toEqual([]));
+    const client = officialClient(era);
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: wire.fetch }));
+    return client;
+  },
+  async "in-process"(era: Era): Promise<Client> {
+    const pair = validatingPair({ era });
+    await mcpkitServer().connect(pair.server);
+    const client = officialClient(era);
+    await client.connect(toOfficialTransport(pair.client));
+    return client;
+  },
+};
+
+/**
+ * Over stdio: the official client launches test/fixtures/skills-stdio-server.mjs (the built package) serving
+ * examples/skills; the skill there is pdf-processing with references/FORMS.md.
+ */
+async function stdio(era: Era): Promise<SkillsClient> {
+  const client = officialClient(era);
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(repoRoot, "test/fixtures/skills-stdio-server.mjs"), join(repoRoot, "examples/skills")],
+      stderr: "pipe",
+    }),
+  );
+  expect(client.getNegotiatedProtocolVersion()).toBe(era);
+  return new SkillsClient(client);
+}
+
+describe.each([MODERN, LEGACY])("official v2 SkillsClient -> mcpkit skillsServer over stdio, %s", (era) => {
+  it("lists, loads with verification and walks a folder of skills", async () => {
+    const skills = await stdio(era);
+    expect(skills.directoryRead).toBe(true);
+    const listing = await skills.list();
+    expect(listing.invalid).toEqual([]);
+    expect(listing.skills.map((s) => s.uri)).toEqual(["skill://pdf-processing/SKILL.md"]);
+    const [entry] = listing.skills;
+    if (entry === undefined) throw new Error("no skill listed");
+    const manifest = await skills.read(entry);
+    expect(manifest.verified).toBe(true);
+    expect(manifest.frontmatter).toEqual(entry.frontmatter);
+    expect((await skills.read(entry, "references/FORMS.md")).text).toMatch(/^# Forms\n/);
+    const root = await skills.readDirectory("skill://pdf-processing");
+    expect(root.resources.map((r) => [r.name, r.mimeType])).toEqual([
+      ["SKILL.md", "text/markdown"],
+      ["references", "inode/directory"],
+    ]);
+  });
 });
 
-describe.each([MODERN, LEGACY])("official v2 SkillsClient -> mcpkit skills handlers, %s", (era) => {
+function officialClient(era: Era): Client {
+  const client = new Client(
+    { name: "official-v2-client", version: "2.4.0" },
+    { versionNegotiation: { mode: era === MODERN ? { pin: MODERN } : "legacy" } },
+  );
+  cleanup(() => client.close());
+  return client;
+}
+
+describe.each([
+  ["http", MODERN],
+  ["http", LEGACY],
+  ["in-process", MODERN],
+  ["in-process", LEGACY],
+] as const)("official v2 SkillsClient -> mcpkit skillsServer over %s, %s", (transport, era) => {
+  let client: Client;
   async function connected(): Promise<SkillsClient> {
-    const skills = skillsExtension(catalogue, { directoryRead: true });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const handle = serveStdio(() => officialHost(skills), { transport: serverSide });
-    const client = new Client(
-      { name: "official-v2-client", version: "2.4.0" },
-      era === MODERN ? { versionNegotiation: { mode: { pin: MODERN } } } : {},
-    );
-    await client.connect(clientSide);
-    closers.push(
-      () => client.close(),
-      () => handle.close(),
-    );
+    client = await transports[transport](era);
     expect(client.getNegotiatedProtocolVersion()).toBe(era);
     return new SkillsClient(client);
   }
+
+  it("lists the SKILL.md before the server's own resources and reads both", async () => {
+    await connected();
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => [r.uri, r.name, r.mimeType])).toEqual([
+      [SKILL_URI, "pdf-processing", "text/markdown"],
+      ["test://own", "own", undefined],
+    ]);
+    const own = await client.readResource({ uri: "test://own" });
+    expect(own.contents).toEqual([{ uri: "test://own", text: "own" }]);
+    const skillMd = await client.readResource({ uri: SKILL_URI });
+    expect(skillMd.contents[0]).toMatchObject({ uri: SKILL_URI, mimeType: "text/markdown" });
+  });
 
   it("lists and gets mcpkit's entries with no entry refused", async () => {
     const skills = await connected();

@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "../client/index.js";
+import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
+import { createServer, isExtension, type ServerHandler } from "../server/index.js";
+import { createInProcessPair } from "../transports/in-process.js";
+import { createSkillCatalogue } from "./catalogue.js";
+import { SKILLS_EXTENSION_ID } from "./constants.js";
+import { skillsServer } from "./serve.js";
+import { SkillsClient } from "./skills-client.js";
+
+const catalogue = await createSkillCatalogue([
+  {
+    frontmatter: { name: "pdf", description: "PDFs" },
+    body: "# PDF\n",
+    files: { "references/FORMS.md": "# Forms\n" },
+  },
+]);
+const SKILL = "skill://pdf/SKILL.md";
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function connect(handler: ServerHandler, era: Era, directoryRead = true) {
+  const skills = skillsServer(catalogue, { directoryRead });
+  const server = createServer({
+    serverInfo: { name: "s", version: "1" },
+    extensions: [skills.extension],
+    handler: skills.handler(handler),
+  });
+  const [clientSide, serverSide] = createInProcessPair();
+  await server.connect(serverSide);
+  const client = new Client({
+    transport: clientSide,
+    clientInfo: { name: "c", version: "1" },
+    protocolVersion: era,
+  });
+  await client.connect();
+  closers.push(
+    () => client.close(),
+    () => server.close(),
+  );
+  return client;
+}
+
+describe.each([MODERN_VERSION, LEGACY_VERSION] as const)("skillsServer, %s", (era) => {
+  it("advertises the extension and resources, and serves the methods", async () => {
+    const client = await connect({}, era);
+    expect(client.serverCapabilities?.extensions?.[SKILLS_EXTENSION_ID]).toEqual({ directoryRead: true });
+    expect(client.serverCapabilities?.resources).toBeDefined();
+    const skills = new SkillsClient(client);
+    const { skills: entries } = await skills.listAll();
+    expect(entries).toEqual(catalogue.entries);
+    const [entry] = entries;
+    if (entry === undefined) throw new Error("no entry listed");
+    const loaded = await skills.load(entry);
+    expect((await loaded.readFile("references/FORMS.md")).text).toBe("# Forms\n");
+    const root = await skills.readDirectory("skill://pdf");
+    expect(root.resources.map((r) => r.name)).toEqual(["SKILL.md", "references"]);
+  });
+
+  it("puts the SKILL.md files first on the first page only and passes cursors to the user's listing", async () => {
+    const seen: (string | undefined)[] = [];
+    const client = await connect(
+      {
+        listResources: ({ cursor }) => {
+          seen.push(cursor);
+          return cursor === undefined
+            ? { resources: [{ uri: "own://1", name: "one" }], nextCursor: "next" }
+            : { resources: [{ uri: "own://2", name: "two" }] };
+        },
+        readResource: ({ uri }) => ({ contents: [{ uri, text: `own ${uri}` }] }),
+      },
+      era,
+    );
+    const first = await client.listResources();
+    expect(first.resources.map((r) => r.uri)).toEqual([SKILL, "own://1"]);
+    expect(first.nextCursor).toBe("next");
+    const second = await client.listResources({ cursor: "next" });
+    expect(second.resources.map((r) => r.uri)).toEqual(["own://2"]);
+    expect(seen).toEqual([undefined, "next"]);
+    expect((await client.readResource("own://2")).contents).toEqual([
+      { uri: "own://2", text: "own own://2" },
+    ]);
+    expect((await client.readResource(SKILL)).contents[0]).toMatchObject({ mimeType: "text/markdown" });
+  });
+
+  it("answers resource-not-found (-32602 in 2026, -32002 in 2025) for a URI nothing serves", async () => {
+    const client = await connect({}, era);
+    const error = await client.readResource("skill://pdf/nope.md").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JsonRpcError);
+    expect((error as JsonRpcError).code).toBe(era === MODERN_VERSION ? -32602 : -32002);
+    expect((error as JsonRpcError).message).not.toMatch(/uri must be/);
+  });
+
+  it("keeps the user's other callbacks and leaves resources/directory/read out without directoryRead", async () => {
+    const client = await connect(
+      {
+        listTools: () => ({ tools: [{ name: "t", inputSchema: { type: "object" } }] }),
+        callTool: () => ({ content: [] }),
+      },
+      era,
+      false,
+    );
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["t"]);
+    expect(client.serverCapabilities?.extensions?.[SKILLS_EXTENSION_ID]).toEqual({});
+    const error = await client
+      .request("resources/directory/read", { uri: "skill://pdf" })
+      .catch((e: unknown) => e);
+    expect((error as JsonRpcError).code).toBe(-32601);
+  });
+});
+
+describe("skillsServer options", () => {
+  it("returns a checked extension and refuses unknown options", () => {
+    expect(isExtension(skillsServer(catalogue).extension)).toBe(true);
+    expect(() => skillsServer(catalogue, { prefetch: true } as never)).toThrow(McpkitError);
+  });
+});
