@@ -3,14 +3,27 @@
  * against the official MCP schemas. Without them (a fresh clone with no ../shared) the schema layer is skipped
  * and every other test runs; with `MCPKIT_REQUIRE_SPEC=1` (CI) their absence fails the run at once.
  */
+import { missingSystemTools, systemTool } from "./system-tools.js";
 import { missingSchemas, specDir } from "./wire-schema.js";
 
 export default function setup(): void {
+  announceSystemTools();
   // Importing wire-schema.ts already threw if MCPKIT_REQUIRE_SPEC=1 and a schema is missing.
   // vitest runs a global setup once per project; the notice is for the whole run.
   if (missingSchemas().length === 0 || process.env.MCPKIT_SPEC_NOTICE === "shown") return;
   process.env.MCPKIT_SPEC_NOTICE = "shown";
   console.warn(
     `wire schema checks skipped: no official MCP schemas in ${specDir()} (set MCPKIT_SPEC_DIR to a folder holding 2025-11-25/schema.json and 2026-07-28/schema.json to enable them)`,
+  );
+}
+
+/** Says once which system tests are skipped because their program is missing (fails under MCPKIT_REQUIRE_SYSTEM=1). */
+function announceSystemTools(): void {
+  const missing = missingSystemTools();
+  for (const tool of missing) systemTool(tool);
+  if (missing.length === 0 || process.env.MCPKIT_SYSTEM_NOTICE === "shown") return;
+  process.env.MCPKIT_SYSTEM_NOTICE = "shown";
+  console.warn(
+    `system tests skipped: ${missing.join(", ")} not installed (scripts/system-deps.sh installs them)`,
   );
 }
