@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "mcpkit/client";
 import { createHttpHandler, StreamableHttpClientTransport } from "mcpkit/http";
 import { serve } from "mcpkit/node";
-import { createServer } from "mcpkit/server";
+import { ServerBuilder } from "mcpkit/server";
 import { SkillsClient, skillsServer } from "mcpkit/skills";
 import { loadSkillDirectory } from "mcpkit/skills/node";
 
@@ -12,15 +12,13 @@ import { loadSkillDirectory } from "mcpkit/skills/node";
 export async function main(root = fileURLToPath(new URL("skills/", import.meta.url))): Promise<string[]> {
   // Every folder with a SKILL.md is a skill; digests and sizes are computed once, here.
   const skills = skillsServer(await loadSkillDirectory(root), { directoryRead: true });
-  const server = createServer({
-    serverInfo: { name: "skills-server", version: "1.0.0" },
-    extensions: [skills.extension],
-    // Your own resources stay yours: the skills' SKILL.md files are listed first, their files readable.
-    handler: skills.handler({
-      listResources: () => ({ resources: [{ uri: "docs://readme", name: "readme" }] }),
-      readResource: ({ uri }) => ({ contents: [{ uri, text: "Ask for a skill by name." }] }),
-    }),
-  });
+  // Your own resources stay yours: the skills' SKILL.md files are listed first, their files readable.
+  const server = new ServerBuilder({ serverInfo: { name: "skills-server", version: "1.0.0" } })
+    .extension(skills.extension)
+    .resource({ uri: "docs://readme", name: "readme" }, (uri) => ({
+      contents: [{ uri, text: "Ask for a skill by name." }],
+    }))
+    .build();
   const handler = createHttpHandler(server);
   const running = await serve(handler, { host: "127.0.0.1", port: 0, path: "/mcp" });
 

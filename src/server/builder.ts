@@ -34,9 +34,10 @@ import {
   type ParamsSchema,
   type RequestEntry,
 } from "./custom.js";
-import { mergeCustomSurface } from "./custom-methods.js";
+import { extensionClaims, mergeCustomSurface } from "./custom-methods.js";
 import { type DynamicOptions, DynamicServer } from "./dynamic.js";
 import { type Extension, isExtension, notificationTable, requestTable } from "./extension.js";
+import { claimGuards } from "./extension-resources.js";
 import type { ServerHandler } from "./handler.js";
 import type { InputRequired } from "./input.js";
 import type { ListFamily } from "./listen.js";
@@ -334,6 +335,7 @@ export class ServerBuilder {
   /** Freezes the registrations into a {@link Server}. */
   build(): Server {
     const { serverOptions, size } = this.close();
+    this.guardResources(serverOptions);
     const { tools, prompts, resources, templates } = this.registry;
     const families = new Set<ListFamily>();
     if (tools.size > 0) families.add("tools");
@@ -383,6 +385,7 @@ export class ServerBuilder {
         throw invalid(`${family} are registered but families leaves them out`);
     }
     const { serverOptions, size } = this.close();
+    this.guardResources(serverOptions);
     const listChanged: { [family in ListFamily]?: boolean } = {};
     for (const family of families) listChanged[family] = this.options.listChanged?.[family] ?? true;
     const completions = families.has("prompts") || families.has("resources");
@@ -402,7 +405,20 @@ export class ServerBuilder {
     });
   }
 
-  /** Ends the building: the server's own options, and the page size (checked). */
+  /**
+   * Keeps the registered resources and templates apart from the extensions' own resources (`INVALID_CONFIG`
+   * naming both), now and, for a dynamic server, at every later registration.
+   */
+  private guardResources(serverOptions: Omit<ServerOptions, "handler">): void {
+    const claims = extensionClaims(this.customSurface(serverOptions).extensions);
+    if (claims.length === 0) return;
+    const guards = claimGuards(claims);
+    this.registry.resources.guard((uri) => guards.resource(uri));
+    this.registry.templates.guard((uriTemplate, entry) =>
+      guards.template(uriTemplate, (uri) => entry.matcher.match(uri) !== undefined),
+    );
+  }
+
   /** The custom methods, notifications and extensions of the options and of the builder, merged. */
   private customSurface(serverOptions: Omit<ServerOptions, "handler">) {
     return mergeCustomSurface(serverOptions, {
@@ -412,6 +428,7 @@ export class ServerBuilder {
     });
   }
 
+  /** Ends the building: the server's own options, and the page size (checked). */
   private close(): { serverOptions: Omit<ServerOptions, "handler">; size: number } {
     this.open();
     this.built = true;

@@ -10,6 +10,7 @@ import {
   notificationTable,
   requestTable,
 } from "./extension.js";
+import { checkClaimsApart, type ResourceClaims } from "./extension-resources.js";
 
 /** What a server's custom surface is built from (a subset of its options). */
 export interface CustomSurfaceOptions {
@@ -25,6 +26,8 @@ export interface CustomSurface {
   readonly advertised: { readonly [era in Era]: ExtensionMap | undefined };
   /** Every extension id, whichever era serves it. */
   readonly all: ExtensionMap | undefined;
+  /** The extensions that serve resources of their own, checked apart from each other. */
+  readonly claims: readonly ResourceClaims[];
 }
 
 /**
@@ -93,11 +96,13 @@ export function buildCustomSurface(options: CustomSurfaceOptions): CustomSurface
       methods,
       advertised: { [MODERN_VERSION]: undefined, [LEGACY_VERSION]: undefined },
       all: undefined,
+      claims: [],
     };
   }
   const all: ExtensionMap = {};
   const modern: ExtensionMap = {};
   const legacy: ExtensionMap = {};
+  const claims: ResourceClaims[] = [];
   for (const extension of extensions) {
     if (extension.id in all) {
       throw new McpkitError("INVALID_CONFIG", `extension "${extension.id}" is given twice`, {
@@ -108,8 +113,21 @@ export function buildCustomSurface(options: CustomSurfaceOptions): CustomSurface
     if (extension.eras.includes(MODERN_VERSION)) modern[extension.id] = extension.settings;
     if (extension.eras.includes(LEGACY_VERSION)) legacy[extension.id] = extension.settings;
     methods.add(extension.eras, extension.requests, extension.notifications, `extension "${extension.id}"`);
+    if (extension.resources !== undefined) claims.push(resourceClaims(extension, extension.resources));
   }
-  return { methods, advertised: { [MODERN_VERSION]: modern, [LEGACY_VERSION]: legacy }, all };
+  checkClaimsApart(claims);
+  return { methods, advertised: { [MODERN_VERSION]: modern, [LEGACY_VERSION]: legacy }, all, claims };
+}
+
+/** The extensions among `option` that serve resources (for a builder's collision checks). */
+export function extensionClaims(option: CustomSurfaceOptions["extensions"]): ResourceClaims[] {
+  return toExtensions(option).flatMap((extension) =>
+    extension.resources === undefined ? [] : [resourceClaims(extension, extension.resources)],
+  );
+}
+
+function resourceClaims(extension: Extension, resources: ResourceClaims["resources"]): ResourceClaims {
+  return { id: extension.id, eras: extension.eras, resources };
 }
 
 /**

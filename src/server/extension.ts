@@ -12,6 +12,7 @@ import {
   toCustomNotification,
   toCustomRequest,
 } from "./custom.js";
+import { checkExtensionResources, type ExtensionResources } from "./extension-resources.js";
 
 const EXTENSION = Symbol.for("mcpkit.Extension");
 const ERAS: readonly Era[] = [MODERN_VERSION, LEGACY_VERSION];
@@ -28,6 +29,11 @@ export interface ExtensionDefinition {
   requests?: { [method: string]: RequestEntry };
   /** Its client-to-server notifications, by name. */
   notifications?: { [method: string]: NotificationEntry };
+  /**
+   * Resources it serves beside the server's own, merged by the server (`createServer` and the builder alike):
+   * listed first, read first, the `resources` capability declared (see {@link ExtensionResources}).
+   */
+  resources?: ExtensionResources;
 }
 
 /** A checked, frozen extension: give it to `ServerOptions.extensions` or `ServerBuilder.extension()`. */
@@ -38,6 +44,8 @@ export interface Extension {
   readonly eras: readonly Era[];
   readonly requests: { readonly [method: string]: CustomRequest };
   readonly notifications: { readonly [method: string]: CustomNotification };
+  /** The resources it serves beside the server's own, if any. */
+  readonly resources?: ExtensionResources;
 }
 
 /**
@@ -57,7 +65,7 @@ export interface Extension {
 export function defineExtension(definition: ExtensionDefinition): Extension {
   if (!isObject(definition)) throw invalid("extension", "must be an object");
   for (const key of Object.keys(definition)) {
-    if (!["id", "settings", "eras", "requests", "notifications"].includes(key)) {
+    if (!["id", "settings", "eras", "requests", "notifications", "resources"].includes(key)) {
       throw invalid(`extension ${key}`, "is not an option");
     }
   }
@@ -71,6 +79,10 @@ export function defineExtension(definition: ExtensionDefinition): Extension {
   if (!Array.isArray(eras) || eras.length === 0 || !eras.every((era) => ERAS.includes(era))) {
     throw invalid(`extension "${id}" eras`, `must list one or both of ${ERAS.join(", ")}`);
   }
+  const resources =
+    definition.resources === undefined
+      ? {}
+      : { resources: checkExtensionResources(definition.resources, id) };
   return Object.freeze({
     [EXTENSION]: true as const,
     id,
@@ -78,6 +90,7 @@ export function defineExtension(definition: ExtensionDefinition): Extension {
     eras: Object.freeze([...new Set(eras)]),
     requests: requestTable(definition.requests, `extension "${id}" requests`),
     notifications: notificationTable(definition.notifications, `extension "${id}" notifications`),
+    ...resources,
   });
 }
 

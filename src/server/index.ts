@@ -71,6 +71,7 @@ export type {
 export { invalidParams, isResourceNotFoundError, methodNotFound, resourceNotFound } from "./errors.js";
 export { HANDLER_CAPACITY_MESSAGE, HANDLER_RETRY_AFTER_MS, HANDLER_TIMEOUT_MESSAGE } from "./executor.js";
 export { defineExtension, type Extension, type ExtensionDefinition, isExtension } from "./extension.js";
+export type { ExtensionResources } from "./extension-resources.js";
 export { CALLBACK_FAMILIES, type CallbackFamily, type ListRequest, type ServerHandler } from "./handler.js";
 export { type InputRequired, inputRequired, isInputRequired } from "./input.js";
 export type { LegacyRequestEnv, LegacySession } from "./legacy.js";

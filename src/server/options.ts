@@ -7,6 +7,7 @@ import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.j
 import type { NotificationEntry, RequestEntry } from "./custom.js";
 import { buildCustomSurface, type CustomMethods, type CustomSurface } from "./custom-methods.js";
 import type { Extension } from "./extension.js";
+import { withExtensionResources } from "./extension-resources.js";
 import { type CallbackFamily, checkHandler, HANDLER_CALLBACKS, type ServerHandler } from "./handler.js";
 import { stateSecret } from "./request-state.js";
 import { isRequestStateStore, MemoryRequestStateStore, type RequestStateStore } from "./state-store.js";
@@ -202,7 +203,12 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     throw invalid("serverInfo", "must have string name and version");
   }
   if (!isObject(options.handler)) throw invalid("handler", "must be an object");
-  const families = checkHandler(options.handler);
+  checkHandler(options.handler);
+  const surface = buildCustomSurface(options);
+  // Extensions that serve resources of their own (skills) are merged into the handler: listed, read first.
+  const handler =
+    surface.claims.length === 0 ? options.handler : withExtensionResources(options.handler, surface.claims);
+  const families = checkHandler(handler);
   if (options.instructions !== undefined && typeof options.instructions !== "string") {
     throw invalid("instructions", "must be a string");
   }
@@ -221,15 +227,14 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     throw invalid("logger", "must have warn(message, details) and error(message, details) methods");
   }
   const cache = checkCache(options.cache);
-  const surface = buildCustomSurface(options);
-  const capabilities = deepFreeze(buildCapabilities(options, families, surface.all));
+  const capabilities = deepFreeze(buildCapabilities({ ...options, handler }, families, surface.all));
   const limits: { [key: string]: number } = {};
   for (const [key, fallback] of Object.entries(LIMIT_DEFAULTS)) {
     limits[key] = positiveInteger(key, options[key as keyof ServerLimits], fallback);
   }
   return Object.freeze({
     serverInfo: deepFreeze(structuredClone(info)),
-    handler: bindHandler(options.handler),
+    handler: bindHandler(handler),
     instructions: options.instructions,
     capabilities,
     capabilitiesByEra: Object.freeze(byEra(capabilities, surface)),

@@ -26,6 +26,8 @@ export class Table<E> {
   private readonly byKey = new Map<string, Slot<E>>();
   private ordered: Slot<E>[] | undefined;
   private nextSeq = 0;
+  // Typed loosely so that a table of a narrower entry stays assignable to a table of a wider one.
+  private check: ((key: string, entry: never) => void) | undefined;
 
   constructor(
     /** What an item is called in errors: "tool", "prompt", "resource", "resource template". */
@@ -39,9 +41,19 @@ export class Table<E> {
     return this.byKey.size;
   }
 
+  /**
+   * Checks every item now and every item added or replaced later with `check` (which throws to refuse it): how a
+   * server keeps its registrations apart from its extensions' resources.
+   */
+  guard(check: (key: string, entry: E) => void): void {
+    for (const slot of this.byKey.values()) check(slot.key, slot.entry);
+    this.check = check;
+  }
+
   /** Adds an item. Throws `INVALID_CONFIG` for a taken key, `CAPACITY` past `limit`. */
   add(key: string, entry: E): Slot<E> {
     if (this.byKey.has(key)) throw invalid(`${this.kind} "${key}" is registered twice`);
+    this.check?.(key, entry as never);
     if (this.byKey.size >= this.limit) {
       throw new McpkitError("CAPACITY", `at most ${this.limit} ${this.kind}s may be registered`, {
         details: { kind: this.kind, limit: this.limit },
@@ -76,6 +88,7 @@ export class Table<E> {
   /** Replaces an item's entry, and its key when it changes (kept unique: `INVALID_CONFIG`). */
   replace(slot: Slot<E>, key: string, entry: E): void {
     if (slot.removed) throw invalid(`${this.kind} "${slot.key}" was removed`);
+    this.check?.(key, entry as never);
     if (key !== slot.key) {
       if (this.byKey.has(key)) throw invalid(`${this.kind} "${key}" is registered twice`);
       this.byKey.delete(slot.key);

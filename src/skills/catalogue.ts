@@ -202,6 +202,11 @@ export class SkillCatalogue implements SkillSource {
     return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
   }
 
+  /** The URI of every file it serves, as published (each `SKILL.md` included). */
+  uris(): string[] {
+    return [...this.files.values()].map((file) => file.uri);
+  }
+
   /** One `resources/list` entry per `SKILL.md`: `text/markdown`, named and described by its frontmatter. */
   resources(): Resource[] {
     return this.entries.map((entry) => ({

@@ -1,22 +1,28 @@
-import type { Resource } from "../protocol/types/resources.js";
 import {
   defineExtension,
   type Extension,
+  type ExtensionResources,
+  type RequestContext,
   type RequestEntry,
-  resourceNotFound,
   type ServerHandler,
 } from "../server/index.js";
 import { type SkillsExtension, type SkillsOptions, skillsExtension } from "./extension.js";
 import type { SkillSource } from "./source.js";
 
-/** What {@link skillsServer} returns: the extension to register and the resource side to merge. */
+/** What {@link skillsServer} returns: the extension to register, with the skills' resources in it. */
 export interface SkillsServer {
-  /** The `io.modelcontextprotocol/skills` extension: give it to `ServerOptions.extensions` or `builder.extension()`. */
+  /**
+   * The `io.modelcontextprotocol/skills` extension: give it to `ServerOptions.extensions` or `builder.extension()`.
+   * It carries the skills' resources too, which the server merges with its own: `resources/list` puts every
+   * `SKILL.md` first on its first page (then your own listing, cursors untouched), `resources/read` answers a
+   * skill file and hands every other URI to your resources (`resource not found` when you have none), and the
+   * server declares `resources`. A builder refuses its own resource at a skill file's URI, or a template that
+   * matches one (`INVALID_CONFIG`).
+   */
   readonly extension: Extension;
   /**
-   * Your handler with the skills' resources merged in: `resources/list` puts every `SKILL.md` first on its first
-   * page (then your own listing, cursors untouched), `resources/read` answers a skill file and hands every other
-   * URI to your `readResource` (`-32002` when you have none). Your other callbacks are kept as they are.
+   * Returns `base` as it is: the extension merges the skills' resources by itself. Kept so that code written
+   * as `handler: skills.handler(mine)` keeps working.
    */
   handler(base?: ServerHandler): ServerHandler;
   /** The plain handlers, for hosting them elsewhere. */
@@ -26,15 +32,15 @@ export interface SkillsServer {
 /**
  * Serves skills on an mcpkit server: the extension's methods (`skills/list`, `skills/get`, and with
  * `directoryRead: true` `resources/directory/read`) and its resources (SEP-2640 skills are resources, so the
- * server also declares `resources`). Same options as {@link skillsExtension}; throws `INVALID_CONFIG` for bad ones.
+ * server also declares `resources`), beside the server's own tools, resources and prompts. Same options as
+ * {@link skillsExtension}; throws `INVALID_CONFIG` for bad ones.
  *
  * @example
  * const skills = skillsServer(await loadSkillDirectory("./skills"), { directoryRead: true });
- * const server = createServer({
- *   serverInfo: { name: "skills", version: "1.0.0" },
- *   extensions: [skills.extension],
- *   handler: skills.handler({ listTools, callTool }),
- * });
+ * const server = new ServerBuilder({ serverInfo: { name: "skills", version: "1.0.0" } })
+ *   .extension(skills.extension)
+ *   .resource({ uri: "docs://readme", name: "readme" }, (uri) => ({ contents: [{ uri, text: "Hi" }] }))
+ *   .build();
  */
 export function skillsServer(source: SkillSource, options?: SkillsOptions): SkillsServer {
   const skills = skillsExtension(source, options);
@@ -42,26 +48,11 @@ export function skillsServer(source: SkillSource, options?: SkillsOptions): Skil
   for (const [method, handler] of Object.entries(skills.requests)) {
     if (handler !== undefined) requests[method] = handler as unknown as RequestEntry;
   }
-  const extension = defineExtension({ id: skills.id, settings: { ...skills.settings }, requests });
-  return {
-    extension,
-    skills,
-    handler(base = {}) {
-      const { listResources, readResource } = base;
-      return {
-        ...base,
-        async listResources(request, context) {
-          const own = listResources ? await listResources(request, context) : { resources: [] as Resource[] };
-          if (request.cursor !== undefined) return own;
-          return { ...own, resources: [...(await skills.resources(context)), ...own.resources] };
-        },
-        async readResource(request, context) {
-          const file = await skills.readResource({ uri: request.uri }, context);
-          if (file !== undefined) return file;
-          if (readResource) return readResource(request, context);
-          throw resourceNotFound(request.uri);
-        },
-      };
-    },
+  const resources: ExtensionResources = {
+    list: (context: RequestContext) => skills.resources(context),
+    read: (request, context) => skills.readResource({ uri: request.uri }, context),
   };
+  if (typeof source.uris === "function") resources.uris = () => source.uris?.() ?? [];
+  const extension = defineExtension({ id: skills.id, settings: { ...skills.settings }, requests, resources });
+  return { extension, skills, handler: (base = {}) => base };
 }

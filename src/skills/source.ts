@@ -31,6 +31,11 @@ export interface SkillSource {
   ): Answer<{ resources: Resource[]; nextCursor?: string } | undefined>;
   /** The skill resources to add to `resources/list` (each `SKILL.md`, at least). */
   resources?(context: SkillsContext): Answer<Resource[]>;
+  /**
+   * Every file URI it serves, when it can enumerate them (a catalogue can): a server then refuses its own
+   * resources and templates that collide with them (`INVALID_CONFIG`) instead of shadowing them.
+   */
+  uris?(): Iterable<string>;
 }
 
 const published = new WeakSet<object>();
