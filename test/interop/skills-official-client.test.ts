@@ -1,10 +1,16 @@
 /**
  * Interop: the official v2 `SkillsClient` (`@modelcontextprotocol/client/ext/skills` 2.4.0) against a real mcpkit
- * server serving skills with `skillsServer` (the extension registered with `extensions`, its resources merged into
- * the handler), over Streamable HTTP on 127.0.0.1 (mcpkit/node `serve`), in-process and over stdio, in both
- * eras. The official client's envelopes are strict (in 2026-07-28 a `skills/list`, `skills/get` or directory page without `ttlMs`
- * and `cacheScope` is refused) and it verifies every file it reads against mcpkit's digests, sizes and
- * frontmatter; every HTTP message is checked against the era's schema.
+ * server serving a folder of two skills (`loadSkillDirectory`, one skill a `skills/list` page) with `skillsServer`
+ * on a `ServerBuilder` that has a resource of its own, in both eras, over:
+ * - Streamable HTTP on 127.0.0.1 (mcpkit/node `serve`), every message checked against the era's schema;
+ * - stdio: the official `StdioClientTransport` launching test/fixtures/skills-stdio-server.mjs (the built
+ *   package), every frame of every process checked from the fixture's wire log;
+ * - in-process, through a validating pair.
+ * The official client's envelopes are strict (in 2026-07-28 a `skills/list`, `skills/get` or directory page without
+ * `ttlMs` and `cacheScope` is refused) and it verifies every file it reads against mcpkit's digests, sizes and
+ * frontmatter. Each cell lists (every page, then one page by cursor), gets, reads and verifies files through
+ * `resources/read`, walks a directory with `resources/directory/read`, and sees the skills beside the server's own
+ * resource.
  */
 
 import { join } from "node:path";
@@ -13,107 +19,53 @@ import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../src/http/server/handler.js";
-import { createServer, type Server } from "../../src/server/index.js";
-import { createSkillCatalogue, skillsServer } from "../../src/skills/index.js";
+import type { JsonRpcMessage } from "../../src/jsonrpc/message.js";
+import { type Server, ServerBuilder } from "../../src/server/index.js";
+import { skillsServer } from "../../src/skills/index.js";
+import { loadSkillDirectory } from "../../src/skills-node/index.js";
+import { useWireLogs } from "../fixtures/stdio-server/harness.js";
 import { useServe } from "../support/http-peer.js";
 import { LEGACY, MODERN, useCleanups } from "../support/interop-helpers.js";
 import { toOfficialTransport } from "../support/official-bridge.js";
+import {
+  exchanges,
+  FORMS,
+  LOGO,
+  nextCursorOf,
+  PDF,
+  PDF_MD,
+  POLICY,
+  REFUNDS,
+  useSkillFolder,
+} from "../support/skills-interop.js";
 import { validatingFetch } from "../support/validating-fetch.js";
-import { validatingPair } from "../support/validating-transport.js";
+import { useWireValidation, validatingPair } from "../support/validating-transport.js";
 import { repoRoot, WireValidator } from "../support/wire-schema.js";
 
+useWireValidation();
 const serve = useServe();
 const cleanup = useCleanups();
-
-const SKILL_URI = "skill://acme/pdf-processing/SKILL.md";
-const catalogue = await createSkillCatalogue([
-  {
-    prefix: "acme",
-    frontmatter: {
-      name: "pdf-processing",
-      description: "Extract, fill, and assemble PDF documents",
-      metadata: { version: "1.0" },
-      "allowed-tools": "Read",
-    },
-    body: "# PDF\n",
-    files: { "references/FORMS.md": "# Forms\n", "assets/logo.bin": Uint8Array.from([0, 255, 1]) },
-  },
-]);
-
-/** An mcpkit server with the skills and one resource of its own. */
-function mcpkitServer(): Server {
-  const skills = skillsServer(catalogue, { directoryRead: true });
-  const server = createServer({
-    serverInfo: { name: "mcpkit-skills", version: "0.1.0" },
-    extensions: [skills.extension],
-    handler: skills.handler({
-      listResources: () => ({ resources: [{ uri: "test://own", name: "own" }] }),
-      readResource: ({ uri }) => ({ contents: [{ uri, text: "own" }] }),
-    }),
-  });
-  cleanup(() => server.close());
-  return server;
-}
+const root = useSkillFolder();
 
 type Era = typeof MODERN | typeof LEGACY;
 
-const transports = {
-  async http(era: Era): Promise<Client> {
-    const handler = createHttpHandler(mcpkitServer());
-    cleanup(() => handler.close());
-    const { url } = await serve(handler);
-    const wire = validatingFetch(new WireValidator(era));
-    cleanup(async () => expect(wire.errors).toEqual([]));
-    const client = officialClient(era);
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: wire.fetch }));
-    return client;
-  },
-  async "in-process"(era: Era): Promise<Client> {
-    const pair = validatingPair({ era });
-    await mcpkitServer().connect(pair.server);
-    const client = officialClient(era);
-    await client.connect(toOfficialTransport(pair.client));
-    return client;
-  },
-};
-
-/**
- * Over stdio: the official client launches test/fixtures/skills-stdio-server.mjs (the built package) serving
- * examples/skills; the skill there is pdf-processing with references/FORMS.md.
- */
-async function stdio(era: Era): Promise<SkillsClient> {
-  const client = officialClient(era);
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [join(repoRoot, "test/fixtures/skills-stdio-server.mjs"), join(repoRoot, "examples/skills")],
-      stderr: "pipe",
-    }),
-  );
-  expect(client.getNegotiatedProtocolVersion()).toBe(era);
-  return new SkillsClient(client);
+/** One official client connected to an mcpkit skills server, and the traffic it caused. */
+interface Connection {
+  client: Client;
+  skills: SkillsClient;
+  messages(): JsonRpcMessage[];
 }
 
-describe.each([MODERN, LEGACY])("official v2 SkillsClient -> mcpkit skillsServer over stdio, %s", (era) => {
-  it("lists, loads with verification and walks a folder of skills", async () => {
-    const skills = await stdio(era);
-    expect(skills.directoryRead).toBe(true);
-    const listing = await skills.list();
-    expect(listing.invalid).toEqual([]);
-    expect(listing.skills.map((s) => s.uri)).toEqual(["skill://pdf-processing/SKILL.md"]);
-    const [entry] = listing.skills;
-    if (entry === undefined) throw new Error("no skill listed");
-    const manifest = await skills.read(entry);
-    expect(manifest.verified).toBe(true);
-    expect(manifest.frontmatter).toEqual(entry.frontmatter);
-    expect((await skills.read(entry, "references/FORMS.md")).text).toMatch(/^# Forms\n/);
-    const root = await skills.readDirectory("skill://pdf-processing");
-    expect(root.resources.map((r) => [r.name, r.mimeType])).toEqual([
-      ["SKILL.md", "text/markdown"],
-      ["references", "inode/directory"],
-    ]);
-  });
-});
+/** The mcpkit server: the skills (one a page) and a resource of its own, on a builder. */
+async function mcpkitServer(): Promise<Server> {
+  const skills = skillsServer(await loadSkillDirectory(root(), { pageSize: 1 }), { directoryRead: true });
+  const server = new ServerBuilder({ serverInfo: { name: "mcpkit-skills", version: "0.1.0" } })
+    .extension(skills.extension)
+    .resource({ uri: "test://own", name: "own" }, (uri) => ({ contents: [{ uri, text: "own" }] }))
+    .build();
+  cleanup(() => server.close());
+  return server;
+}
 
 function officialClient(era: Era): Client {
   const client = new Client(
@@ -124,61 +76,112 @@ function officialClient(era: Era): Client {
   return client;
 }
 
+const connect = {
+  async http(era: Era): Promise<Connection> {
+    const handler = createHttpHandler(await mcpkitServer());
+    cleanup(() => handler.close());
+    const { url } = await serve(handler);
+    const wire = validatingFetch(new WireValidator(era));
+    cleanup(async () => expect(wire.errors).toEqual([]));
+    const client = officialClient(era);
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: wire.fetch }));
+    return { client, skills: new SkillsClient(client), messages: () => wire.messages() };
+  },
+  async "in-process"(era: Era): Promise<Connection> {
+    const pair = validatingPair({ era });
+    await (await mcpkitServer()).connect(pair.server);
+    const client = officialClient(era);
+    await client.connect(toOfficialTransport(pair.client));
+    return { client, skills: new SkillsClient(client), messages: () => pair.messages.map((r) => r.message) };
+  },
+};
+
+/** Everything one cell checks. */
+async function exercise(era: Era, { client, skills, messages }: Connection): Promise<void> {
+  expect(client.getNegotiatedProtocolVersion()).toBe(era);
+  expect(skills.supported).toBe(true);
+  expect(skills.directoryRead).toBe(true);
+
+  const { resources } = await client.listResources();
+  expect(resources.map((r) => [r.uri, r.name, r.mimeType])).toEqual([
+    [PDF, "pdf-processing", "text/markdown"],
+    [REFUNDS, "refunds", "text/markdown"],
+    ["test://own", "own", undefined],
+  ]);
+  const read = await client.readResource({ uri: PDF });
+  expect(read.contents).toEqual([{ uri: PDF, mimeType: "text/markdown", text: PDF_MD }]);
+  expect((await client.readResource({ uri: "test://own" })).contents).toEqual([
+    { uri: "test://own", text: "own" },
+  ]);
+
+  // Every page (one skill each), then the second page alone by its cursor.
+  const listing = await skills.list();
+  expect(listing.invalid).toEqual([]);
+  expect(listing.skills.map((s) => s.uri)).toEqual([PDF, REFUNDS]);
+  const pages = exchanges(messages(), "skills/list");
+  expect(pages).toHaveLength(2);
+  const cursor = nextCursorOf(pages[0]?.answer);
+  expect(pages[1]?.request.params?.cursor).toBe(cursor);
+  const second = await skills.list({ cursor: cursor as string });
+  expect(second.skills.map((s) => s.uri)).toEqual([REFUNDS]);
+  expect(second.nextCursor).toBeUndefined();
+  if (era === MODERN) expect(second).toMatchObject({ ttlMs: 0, cacheScope: "public" });
+
+  const { skill } = await skills.get(PDF);
+  expect(skill).toEqual(listing.skills[0]);
+  const manifest = await skills.read(skill);
+  expect(manifest.verified).toBe(true);
+  expect(manifest.frontmatter).toEqual(skill.frontmatter);
+  expect((await skills.read(skill, "references/FORMS.md")).text).toBe(FORMS);
+  expect((await skills.read(skill, "assets/logo.bin")).bytes).toEqual(LOGO);
+  const refunds = (await skills.get(REFUNDS)).skill;
+  const policy = await skills.read(refunds, "references/POLICY.md");
+  expect(policy).toMatchObject({ verified: true, text: POLICY });
+
+  const folder = await skills.readDirectory("skill://pdf-processing");
+  expect(folder.resources.map((r) => [r.name, r.mimeType])).toEqual([
+    ["SKILL.md", "text/markdown"],
+    ["assets", "inode/directory"],
+    ["references", "inode/directory"],
+  ]);
+  const references = await skills.readDirectory("skill://pdf-processing/references");
+  expect(references.resources.map((r) => r.uri)).toEqual(["skill://pdf-processing/references/FORMS.md"]);
+}
+
 describe.each([
   ["http", MODERN],
   ["http", LEGACY],
   ["in-process", MODERN],
   ["in-process", LEGACY],
-] as const)("official v2 SkillsClient -> mcpkit skillsServer over %s, %s", (transport, era) => {
-  let client: Client;
-  async function connected(): Promise<SkillsClient> {
-    client = await transports[transport](era);
-    expect(client.getNegotiatedProtocolVersion()).toBe(era);
-    return new SkillsClient(client);
-  }
-
-  it("lists the SKILL.md before the server's own resources and reads both", async () => {
-    await connected();
-    const { resources } = await client.listResources();
-    expect(resources.map((r) => [r.uri, r.name, r.mimeType])).toEqual([
-      [SKILL_URI, "pdf-processing", "text/markdown"],
-      ["test://own", "own", undefined],
-    ]);
-    const own = await client.readResource({ uri: "test://own" });
-    expect(own.contents).toEqual([{ uri: "test://own", text: "own" }]);
-    const skillMd = await client.readResource({ uri: SKILL_URI });
-    expect(skillMd.contents[0]).toMatchObject({ uri: SKILL_URI, mimeType: "text/markdown" });
-  });
-
-  it("lists and gets mcpkit's entries with no entry refused", async () => {
-    const skills = await connected();
-    expect(skills.supported).toBe(true);
-    expect(skills.directoryRead).toBe(true);
-    const listing = await skills.list();
-    expect(listing.invalid).toEqual([]);
-    expect(listing.skills).toEqual(catalogue.entries);
-    if (era === MODERN) expect(listing).toMatchObject({ ttlMs: 0, cacheScope: "public" });
-    const got = await skills.get(SKILL_URI);
-    expect(got.skill).toEqual(catalogue.get(SKILL_URI));
-  });
-
-  it("reads and verifies every file against mcpkit's digests, sizes and frontmatter", async () => {
-    const skills = await connected();
-    const { skill } = await skills.get(SKILL_URI);
-    const manifest = await skills.read(skill);
-    expect(manifest.verified).toBe(true);
-    expect(manifest.frontmatter).toEqual(skill.frontmatter);
-    expect((await skills.read(skill, "references/FORMS.md")).text).toBe("# Forms\n");
-    expect((await skills.read(skill, "assets/logo.bin")).bytes).toEqual(Uint8Array.from([0, 255, 1]));
-  });
-
-  it("walks mcpkit's directory pages", async () => {
-    const skills = await connected();
-    const root = await skills.readDirectory("skill://acme/pdf-processing");
-    expect(root.resources.map((r) => [r.name, r.mimeType])).toEqual([
-      ["SKILL.md", "text/markdown"],
-      ["assets", "inode/directory"],
-      ["references", "inode/directory"],
-    ]);
+] as const)("official v2 SkillsClient -> mcpkit skills on a ServerBuilder over %s, %s", (transport, era) => {
+  it("lists (paged), gets, reads and verifies, walks directories, beside the server's own resource", async () => {
+    await exercise(era, await connect[transport](era));
   });
 });
+
+describe.each([MODERN, LEGACY] as const)(
+  "official v2 SkillsClient -> mcpkit skills over stdio, %s",
+  (era) => {
+    const logs = useWireLogs();
+
+    it("lists (paged), gets, reads and verifies, walks directories, beside the server's own resource", async () => {
+      const client = officialClient(era);
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [join(repoRoot, "test/fixtures/skills-stdio-server.mjs"), root()],
+          env: { MCPKIT_FIXTURE_WIRE_LOG: logs.dir(), MCPKIT_SKILLS_PAGE_SIZE: "1" },
+          stderr: "pipe",
+        }),
+      );
+      logs.track(() => client.close());
+      const messages = () => {
+        const kept = logs.read().filter((log) => log.requests("skills/list").length > 0);
+        return kept.flatMap((log) => log.frames.map((frame) => frame.message));
+      };
+      await exercise(era, { client, skills: new SkillsClient(client), messages });
+      const [served] = logs.read().filter((log) => log.requests("skills/list").length > 0);
+      expect(served?.era).toBe(era);
+    });
+  },
+);
