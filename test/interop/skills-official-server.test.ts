@@ -37,7 +37,17 @@ import { launchStdio } from "../../src/stdio/index.js";
 import { useWireLogs } from "../fixtures/stdio-server/harness.js";
 import { LEGACY, listenOnLoopback, MODERN, useCleanups } from "../support/interop-helpers.js";
 import { type HostedServer, useMcpkitClient } from "../support/interop-official-server-cases.js";
-import { FORMS, LOGO, PDF, PDF_MD, POLICY, REFUNDS, useSkillFolder } from "../support/skills-interop.js";
+import { fromOfficialTransport } from "../support/official-bridge.js";
+import {
+  FORMS,
+  LOGO,
+  PDF,
+  PDF_MD,
+  POLICY,
+  REFUNDS,
+  SKILL_FILES,
+  useSkillFolder,
+} from "../support/skills-interop.js";
 import {
   type Era,
   useWireValidation,
@@ -234,6 +244,24 @@ describe.each([MODERN, LEGACY] as const)(
       const catalog = await loadSkills(root(), { pageSize: 1, onWarning: () => {} });
       const url = await officialHttp((server) => catalog.attach(server));
       await exercise(era, await mcpkitClient(new StreamableHttpClientTransport({ url }), era));
+    });
+
+    it("in-process: the same folder from memory, through serveStdio on the official memory pair", async () => {
+      const catalog = await SkillsExtension.load(memorySkillFiles({ ...SKILL_FILES }), {
+        pageSize: 1,
+        onWarning: () => {},
+      });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const handle = serveStdio(
+        () => {
+          const server = new McpServer({ name: "official-v2-skills", version: "2.4.0" });
+          catalog.attach(server);
+          return server;
+        },
+        { transport: serverSide },
+      );
+      cleanup(() => handle.close());
+      await exercise(era, await mcpkitClient(fromOfficialTransport(clientSide), era));
     });
 
     it("refuses a tampered file with an error naming the skill and the file", async () => {
