@@ -207,3 +207,39 @@ function readyLine(proc: Proc): Promise<void> {
     proc.child.once("exit", (code) => reject(new Error(`an instance exited (${code}) before ready: ${err}`)));
   });
 }
+
+/** A lone redis-server on a free loopback port (no persistence), for the adapter tests. */
+export async function startRedisServer(
+  path: string,
+): Promise<{ port: number; stop(): Promise<void>; restart(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), "mcpkit-redis-"));
+  const port = await freePort();
+  let proc: Proc | undefined;
+  const launch = async () => {
+    proc = start(path, [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--dir",
+      dir,
+    ]);
+    await waitForPort(port);
+  };
+  await launch();
+  return {
+    port,
+    restart: async () => {
+      await stopProc(proc, "SIGKILL");
+      await launch();
+    },
+    stop: async () => {
+      await stopProc(proc, "SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
