@@ -20,7 +20,10 @@ function walk(dir: string): string[] {
 const sources = walk(join(repoRoot, "src")).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
 
 /** Layers that run on Node only and may use its built-ins. */
-const NODE_ONLY_LAYERS = new Set(["stdio", "node", "cli", "skills-node"]);
+const NODE_ONLY_LAYERS = new Set(["stdio", "node", "cli", "skills-node", "redis"]);
+
+/** The Redis client: a peer dependency of mcpkit/redis, imported by that layer only. */
+const REDIS_PEER = "redis";
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
@@ -51,10 +54,11 @@ const ENTRIES = [
   "./validation",
   "./skills",
   "./skills/node",
+  "./redis",
 ];
 
 /** Entries that run on Node only and may import its built-ins. */
-const NODE_ONLY_ENTRIES = new Set(["./stdio", "./node", "./skills/node"]);
+const NODE_ONLY_ENTRIES = new Set(["./stdio", "./node", "./skills/node", "./redis"]);
 
 /** The commands the package installs (`bin`): Node-only programs built like the entries. */
 const BINS = Object.values(pkg.bin ?? {}).map((target) => join(repoRoot, target));
@@ -116,6 +120,21 @@ describe("package shape", () => {
     expect(importers).toEqual([DEPENDENCY_IMPORTER]);
   });
 
+  it("keeps the Redis client a peer dependency of mcpkit/redis alone: optional, imported by src/redis only", () => {
+    const full = pkg as typeof pkg & {
+      peerDependencies?: { [name: string]: string };
+      peerDependenciesMeta?: { [name: string]: { optional?: boolean } };
+      devDependencies?: { [name: string]: string };
+    };
+    expect(Object.keys(full.peerDependencies ?? {})).toEqual([REDIS_PEER]);
+    expect(full.peerDependenciesMeta?.[REDIS_PEER]?.optional).toBe(true);
+    expect(full.devDependencies?.[REDIS_PEER]).toBeDefined();
+    const importers = sources
+      .filter((file) => importsOf(file).includes(REDIS_PEER))
+      .map((file) => relative(repoRoot, file).split("/").slice(0, 2).join("/"));
+    expect(new Set(importers)).toEqual(new Set(["src/redis"]));
+  });
+
   it("lists every entry with types first and no wildcard", () => {
     for (const [entry, target] of Object.entries(pkg.exports)) {
       expect(entry).not.toContain("*");
@@ -148,6 +167,7 @@ describe("package shape", () => {
       stdio: 3,
       node: 4,
       "skills-node": 4,
+      redis: 4,
       cli: 5,
     };
     const problems: string[] = [];
@@ -157,6 +177,7 @@ describe("package shape", () => {
       for (const spec of importsOf(file)) {
         if (!spec.startsWith(".")) {
           if (spec === RUNTIME_DEPENDENCY && relative(repoRoot, file) === DEPENDENCY_IMPORTER) continue;
+          if (spec === REDIS_PEER && layer === "redis") continue;
           if (!(NODE_ONLY_LAYERS.has(layer) && spec.startsWith("node:"))) {
             problems.push(`${relative(repoRoot, file)} imports package ${spec}`);
           }
@@ -225,8 +246,12 @@ describe("package shape", () => {
         builtEntry(entry),
         (spec) =>
           (NODE_ONLY_ENTRIES.has(entry) && spec.startsWith("node:")) ||
-          (entry === "./validation" && spec === RUNTIME_DEPENDENCY),
+          (entry === "./validation" && spec === RUNTIME_DEPENDENCY) ||
+          (entry === "./redis" && spec === REDIS_PEER),
       );
+      // Only mcpkit/redis reaches the Redis client; the core stays free of it.
+      const reachesRedis = [...seen].some((file) => builtImportsOf(file).includes(REDIS_PEER));
+      expect(reachesRedis, entry).toBe(entry === "./redis");
       // Only mcpkit/validation reaches the dependency statically; the core entries never do.
       const reachesDependency = [...seen].some((file) => builtImportsOf(file).includes(RUNTIME_DEPENDENCY));
       expect(reachesDependency, entry).toBe(entry === "./validation");

@@ -112,6 +112,7 @@ declare var URL: { prototype: URL; new (url: string, base?: string): URL };
 interface Headers {
   get(name: string): string | null;
   has(name: string): boolean;
+  forEach(callback: (value: string, name: string) => void): void;
 }
 type HeadersInit = [string, string][] | Record<string, string> | Headers;
 declare var Headers: { prototype: Headers; new (init?: HeadersInit): Headers };
@@ -156,7 +157,7 @@ interface Request {
   readonly signal: AbortSignal;
   readonly body: ReadableStream<Uint8Array> | null;
 }
-declare var Request: { prototype: Request };
+declare var Request: { prototype: Request; new (input: string, init?: RequestInit): Request };
 interface ResponseInit {
   status?: number;
   headers?: HeadersInit;
@@ -188,6 +189,7 @@ interface RequestInit {
   redirect?: "follow" | "error" | "manual";
 }
 interface Response {
+  text(): Promise<string>;
   /** `opaqueredirect` for a redirect answered to `redirect: "manual"` in browsers. */
   readonly type: string;
 }

@@ -87,7 +87,9 @@ export type McpkitErrorCode =
    * A result broke what the peer declared: with `validateStructuredContent`, a tool's `structuredContent` that
    * does not match its `outputSchema`; `details.issues` names every failing path, `details.result` is the result.
    */
-  | "INVALID_RESULT";
+  | "INVALID_RESULT"
+  /** A shared service (the cluster's bus or store, e.g. Redis) could not be reached; `details.reason` says which. */
+  | "UNAVAILABLE";
 
 /**
  * A local error with a stable string `code`. Never sent on the wire. `details` carries structured facts (the

@@ -32,6 +32,13 @@ export {
   type ToolCallback,
 } from "./builder.js";
 export type { ClientRequests, MessageSender } from "./client-requests.js";
+export {
+  CLUSTER_UNAVAILABLE_MESSAGE,
+  type Cluster,
+  type ClusterBus,
+  clusterUnavailable,
+  type SharedStore,
+} from "./cluster.js";
 export type { ServerConnection } from "./connection.js";
 export type { NotificationSink, RequestContext } from "./context.js";
 export {
@@ -75,10 +82,13 @@ export type { ExtensionResources } from "./extension-resources.js";
 export { CALLBACK_FAMILIES, type CallbackFamily, type ListRequest, type ServerHandler } from "./handler.js";
 export { type InputRequired, inputRequired, isInputRequired } from "./input.js";
 export type { LegacyRequestEnv, LegacySession } from "./legacy.js";
+export { MemoryBus, MemoryStore, memoryCluster } from "./memory-cluster.js";
 export type { ModernRequestEnv } from "./modern.js";
 export type { ServerConfig, ServerLimits, ServerLogger, ServerOptions } from "./options.js";
+export { MAX_PREVIOUS_STATE_KEYS } from "./options.js";
 export { SUBSCRIPTION_CAPACITY_MESSAGE } from "./publisher.js";
 export { createServer, Server } from "./server.js";
+export { sharedRequestStateStore } from "./shared-state-store.js";
 export { type HandleOwner, StateHandles, type StateHandlesOptions } from "./state-handles.js";
 export {
   MemoryRequestStateStore,

@@ -4,12 +4,14 @@ import { isObject } from "../jsonrpc/message.js";
 import type { ExtensionMap, ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { CacheHints, Implementation, JsonObject } from "../protocol/types/common.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
+import { type Cluster, isCluster } from "./cluster.js";
 import type { NotificationEntry, RequestEntry } from "./custom.js";
 import { buildCustomSurface, type CustomMethods, type CustomSurface } from "./custom-methods.js";
 import type { Extension } from "./extension.js";
 import { withExtensionResources } from "./extension-resources.js";
 import { type CallbackFamily, checkHandler, HANDLER_CALLBACKS, type ServerHandler } from "./handler.js";
 import { stateSecret } from "./request-state.js";
+import { sharedRequestStateStore } from "./shared-state-store.js";
 import { isRequestStateStore, MemoryRequestStateStore, type RequestStateStore } from "./state-store.js";
 
 /**
@@ -90,6 +92,23 @@ export interface ServerOptions {
    * key.
    */
   stateKey?: string | Uint8Array;
+  /**
+   * Keys that sealed `requestState` before the current `stateKey` (at most 4, each at least 32 bytes): tokens
+   * they sealed still open until they expire; new tokens are sealed with `stateKey` only (default none). To
+   * rotate without breaking rounds in flight, deploy the new key as `stateKey` with the old one here, and drop
+   * the old one after `requestStateTtlMs`.
+   *
+   * @example
+   * createServer({ serverInfo, handler, stateKey: env.STATE_KEY, previousStateKeys: [env.STATE_KEY_PREVIOUS] });
+   */
+  previousStateKeys?: readonly (string | Uint8Array)[];
+  /**
+   * What the instances of this server share (see {@link Cluster}; default none: everything stays in this
+   * process). With it, list-changed, resource-updated and custom session notifications reach the subscribers
+   * of every instance, `singleUseState: true` spends nonces in the shared store, and the HTTP handler shares
+   * its 2025-11-25 session directory. Give every instance the same `stateKey` too.
+   */
+  cluster?: Cluster;
   /** How long a sealed `requestState` stays valid (default 600,000 ms). */
   requestStateTtlMs?: number;
   /**
@@ -157,6 +176,10 @@ export interface ServerConfig {
   readonly limits: ServerLimits;
   /** The `requestState` HMAC key. */
   readonly stateKey: Uint8Array;
+  /** Keys that open `requestState` sealed before a rotation (never used to seal). */
+  readonly previousStateKeys: readonly Uint8Array[];
+  /** What the instances share; `undefined`: nothing is shared. */
+  readonly cluster: Cluster | undefined;
   /** Where single-use states are spent; `undefined` when states open until they expire. */
   readonly stateStore: RequestStateStore | undefined;
 }
@@ -191,6 +214,8 @@ const OPTION_KEYS = new Set([
   "subscribe",
   "stateKey",
   "singleUseState",
+  "previousStateKeys",
+  "cluster",
   ...Object.keys(LIMIT_DEFAULTS),
 ]);
 
@@ -227,6 +252,13 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     throw invalid("logger", "must have warn(message, details) and error(message, details) methods");
   }
   const cache = checkCache(options.cache);
+  if (options.cluster !== undefined && !isCluster(options.cluster)) {
+    throw invalid(
+      "cluster",
+      "must have a bus (publish, subscribe) and a store (get, set, add, take, delete)",
+    );
+  }
+  const cluster = options.cluster;
   const capabilities = deepFreeze(buildCapabilities({ ...options, handler }, families, surface.all));
   const limits: { [key: string]: number } = {};
   for (const [key, fallback] of Object.entries(LIMIT_DEFAULTS)) {
@@ -247,7 +279,9 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     logger: limitLogger(logger, logIntervalMs),
     limits: Object.freeze(limits as unknown as ServerLimits),
     stateKey: checkStateKey(options.stateKey),
-    stateStore: checkStateStore(options.singleUseState),
+    previousStateKeys: checkPreviousKeys(options.previousStateKeys),
+    cluster,
+    stateStore: checkStateStore(options.singleUseState, cluster),
   });
 }
 
@@ -317,9 +351,34 @@ function checkStateKey(key: string | Uint8Array | undefined): Uint8Array {
   return secret;
 }
 
-function checkStateStore(option: boolean | RequestStateStore | undefined): RequestStateStore | undefined {
+/** Most keys `previousStateKeys` may hold: each one is tried in turn on a token the current key refuses. */
+export const MAX_PREVIOUS_STATE_KEYS = 4;
+
+function checkPreviousKeys(keys: readonly (string | Uint8Array)[] | undefined): readonly Uint8Array[] {
+  if (keys === undefined) return [];
+  if (!Array.isArray(keys)) throw invalid("previousStateKeys", "must be an array of keys");
+  if (keys.length > MAX_PREVIOUS_STATE_KEYS) {
+    throw invalid("previousStateKeys", `must hold at most ${MAX_PREVIOUS_STATE_KEYS} keys`);
+  }
+  return Object.freeze(
+    keys.map((key) => {
+      if (typeof key !== "string" && !(key instanceof Uint8Array)) {
+        throw invalid("previousStateKeys", "must hold strings or Uint8Arrays");
+      }
+      const secret = stateSecret(key);
+      if (secret.byteLength < 32) throw invalid("previousStateKeys", "must hold keys of at least 32 bytes");
+      return secret;
+    }),
+  );
+}
+
+function checkStateStore(
+  option: boolean | RequestStateStore | undefined,
+  cluster: Cluster | undefined,
+): RequestStateStore | undefined {
   if (option === undefined || option === false) return undefined;
-  if (option === true) return new MemoryRequestStateStore();
+  if (option === true)
+    return cluster ? sharedRequestStateStore(cluster.store) : new MemoryRequestStateStore();
   if (!isRequestStateStore(option)) {
     throw invalid("singleUseState", "must be a boolean or a store with issue and consume methods");
   }

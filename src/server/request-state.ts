@@ -1,7 +1,8 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
-import { JsonRpcError } from "../jsonrpc/errors.js";
+import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import { isObject, type JsonValue } from "../jsonrpc/message.js";
 import type { InputResponses } from "../protocol/types/input.js";
+import { clusterUnavailableRpc } from "./cluster.js";
 import { canonicalJson, sha256Hex } from "./fingerprint.js";
 import { type RequestStateStore, STATE_CAPACITY_MESSAGE } from "./state-store.js";
 
@@ -53,12 +54,15 @@ export type OpenedState =
  */
 export class RequestStateSealer {
   private key: Promise<HmacKey> | undefined;
+  private previousKeys: Promise<HmacKey>[] | undefined;
 
   constructor(
     private readonly secret: Uint8Array,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
     private readonly store?: RequestStateStore,
+    /** Earlier keys (the `previousStateKeys` option): they open tokens sealed before a rotation, never seal. */
+    private readonly previous: readonly Uint8Array[] = [],
   ) {}
 
   /**
@@ -73,7 +77,7 @@ export class RequestStateSealer {
     const payload = base64url(encoder.encode(JSON.stringify(body)));
     const signed = await this.signedText(payload, binding);
     const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await this.cryptoKey(), signed));
-    if (this.store !== undefined && (await this.store.issue(nonce, expiresAt)) !== true) {
+    if (this.store !== undefined && (await viaStore(() => this.store?.issue(nonce, expiresAt))) !== true) {
       throw new JsonRpcError(ErrorCode.InternalError, STATE_CAPACITY_MESSAGE, { reason: "state_capacity" });
     }
     return `${VERSION}.${payload}.${base64url(mac)}`;
@@ -84,7 +88,7 @@ export class RequestStateSealer {
    * the store refuses it (already spent, or unknown to the store). Exactly one of racing spends succeeds.
    */
   async spend(nonce: string): Promise<boolean> {
-    return this.store === undefined || (await this.store.consume(nonce)) === true;
+    return this.store === undefined || (await viaStore(() => this.store?.consume(nonce))) === true;
   }
 
   /** Opens a token sealed by {@link seal} under the same binding; never throws for a bad token. */
@@ -96,9 +100,7 @@ export class RequestStateSealer {
     const mac = fromBase64url(parts[2] ?? "");
     if (mac === undefined || payloadBytes === undefined) return { ok: false, reason: "malformed" };
     const signed = await this.signedText(payload, binding);
-    if (!(await crypto.subtle.verify("HMAC", await this.cryptoKey(), mac, signed))) {
-      return { ok: false, reason: "invalid" };
-    }
+    if (!(await this.verify(mac, signed))) return { ok: false, reason: "invalid" };
     // Authentic from here on: the server wrote this payload.
     const body = JSON.parse(decoder.decode(payloadBytes)) as { e: number; n: string; s?: JsonValue };
     if (!(this.now() < body.e)) return { ok: false, reason: "expired" };
@@ -111,6 +113,16 @@ export class RequestStateSealer {
     return encoder.encode(`${VERSION}.${payload}\n${binding.principal}\n${binding.method}\n${digest}`);
   }
 
+  /** True when `mac` is the HMAC of `signed` under the current key or any previous one. */
+  private async verify(mac: Uint8Array, signed: Uint8Array): Promise<boolean> {
+    if (await crypto.subtle.verify("HMAC", await this.cryptoKey(), mac, signed)) return true;
+    this.previousKeys ??= this.previous.map((secret) => importHmacKey(secret));
+    for (const key of this.previousKeys) {
+      if (await crypto.subtle.verify("HMAC", await key, mac, signed)) return true;
+    }
+    return false;
+  }
+
   private cryptoKey(): Promise<HmacKey> {
     this.key ??= crypto.subtle.importKey("raw", this.secret, { name: "HMAC", hash: "SHA-256" }, false, [
       "sign",
@@ -118,6 +130,20 @@ export class RequestStateSealer {
     ]);
     return this.key;
   }
+}
+
+/** A store call; a shared store that cannot be reached becomes the `-32603` "Cluster unavailable" error. */
+async function viaStore<T>(call: () => T | Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof McpkitError && error.code === "UNAVAILABLE") throw clusterUnavailableRpc();
+    throw error;
+  }
+}
+
+function importHmacKey(secret: Uint8Array): Promise<HmacKey> {
+  return crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
 }
 
 /** The HMAC key bytes: the configured key, or 32 random bytes (state then dies with the server instance). */

@@ -28,7 +28,13 @@ export function createRuntime(config: ServerConfig): ServerRuntime {
       maxConcurrent: config.maxConcurrentHandlers,
       maxQueued: config.maxQueuedHandlers,
     }),
-    sealer: new RequestStateSealer(config.stateKey, limits.requestStateTtlMs, Date.now, config.stateStore),
+    sealer: new RequestStateSealer(
+      config.stateKey,
+      limits.requestStateTtlMs,
+      Date.now,
+      config.stateStore,
+      config.previousStateKeys,
+    ),
     publisher: new SubscriptionPublisher(limits.maxSubscriptions, {
       events: limits.subscriptionQueueEvents,
       bytes: limits.subscriptionQueueBytes,

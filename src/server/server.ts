@@ -8,6 +8,7 @@ import type { Transport } from "../transports/transport.js";
 import { ServerConnection } from "./connection.js";
 import type { NotificationSink } from "./context.js";
 import { serveCustomNotification } from "./custom-dispatch.js";
+import { ClusterFanout, type FannedOut } from "./fanout.js";
 import { warnPublicCacheWithIdentity } from "./identity-source.js";
 import { LegacySession } from "./legacy.js";
 import { wantsList, wantsResource } from "./listen.js";
@@ -36,10 +37,21 @@ export class Server {
   /** @internal What the transports share. */
   readonly runtime: ServerRuntime;
   private readonly connections = new Set<ServerConnection>();
+  private readonly fanout: ClusterFanout | undefined;
 
   /** @internal Use {@link createServer}. */
   constructor(readonly config: ServerConfig) {
     this.runtime = createRuntime(config);
+    const cluster = config.cluster;
+    this.fanout = cluster && new ClusterFanout(cluster.bus, (m) => void this.deliver(m), config.logger);
+  }
+
+  /**
+   * Resolves once this instance receives the notifications other instances publish on the `cluster` bus (at
+   * once without a cluster). Until then a change published elsewhere does not reach this instance's listeners.
+   */
+  get clusterReady(): Promise<void> {
+    return this.fanout?.joined ?? Promise.resolve();
   }
 
   /**
@@ -136,29 +148,25 @@ export class Server {
   /**
    * Tells subscribers that a list changed: every ready 2025-11-25 session, and every 2026-07-28 subscription
    * whose filter took that family. Needs `listChanged` for the family in the options; otherwise nothing is
-   * sent.
+   * sent. With a `cluster`, the subscribers of every instance (through the bus; this instance's first, so a
+   * bus that cannot be reached rejects with `McpkitError` `UNAVAILABLE` after the local delivery).
    */
   async notifyListChanged(family: keyof typeof LIST_CHANGED): Promise<void> {
     if (!this.config.capabilities[family]?.listChanged) return;
-    const notification: JsonRpcNotification = { jsonrpc: "2.0", method: LIST_CHANGED[family] };
-    this.runtime.publisher.publish(notification, (filter) => wantsList(filter, family));
-    await Promise.all([...this.runtime.sessions].map((session) => session.notifySession(notification)));
+    await this.deliver({ kind: "list", family });
+    await this.fanout?.publish({ kind: "list", family });
   }
 
   /**
    * Tells subscribers that the resource at `uri` changed (`notifications/resources/updated`): the 2025-11-25
    * sessions that `resources/subscribe`d to it, and the 2026-07-28 subscriptions whose `resourceSubscriptions`
-   * name it. Needs the `subscribe` option; otherwise nothing is sent.
+   * name it. Needs the `subscribe` option; otherwise nothing is sent. With a `cluster`, on every instance, as
+   * for `notifyListChanged`.
    */
   async notifyResourceUpdated(uri: string): Promise<void> {
     if (!this.config.capabilities.resources?.subscribe) return;
-    const notification: JsonRpcNotification = {
-      jsonrpc: "2.0",
-      method: "notifications/resources/updated",
-      params: { uri },
-    };
-    this.runtime.publisher.publish(notification, (filter) => wantsResource(filter, uri));
-    await Promise.all([...this.runtime.sessions].map((session) => session.notifyResourceUpdated(uri)));
+    await this.deliver({ kind: "resource", uri });
+    await this.fanout?.publish({ kind: "resource", uri });
   }
 
   /**
@@ -178,7 +186,30 @@ export class Server {
     }
     const notification: JsonRpcNotification =
       params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    await Promise.all([...this.runtime.sessions].map((session) => session.notifySession(notification)));
+    await this.deliver({ kind: "custom", notification });
+    await this.fanout?.publish({ kind: "custom", notification });
+  }
+
+  /** Delivers a notification to this instance's subscriptions and sessions (from here or another instance). */
+  private async deliver(message: FannedOut): Promise<void> {
+    const { publisher, sessions } = this.runtime;
+    if (message.kind === "list") {
+      const family = message.family;
+      const notification: JsonRpcNotification = { jsonrpc: "2.0", method: LIST_CHANGED[family] };
+      publisher.publish(notification, (filter) => wantsList(filter, family));
+      await Promise.all([...sessions].map((session) => session.notifySession(notification)));
+    } else if (message.kind === "resource") {
+      const uri = message.uri;
+      const notification: JsonRpcNotification = {
+        jsonrpc: "2.0",
+        method: "notifications/resources/updated",
+        params: { uri },
+      };
+      publisher.publish(notification, (filter) => wantsResource(filter, uri));
+      await Promise.all([...sessions].map((session) => session.notifyResourceUpdated(uri)));
+    } else {
+      await Promise.all([...sessions].map((session) => session.notifySession(message.notification)));
+    }
   }
 
   /**
@@ -186,6 +217,7 @@ export class Server {
    * for them), then closes every connection.
    */
   async close(): Promise<void> {
+    await this.fanout?.close();
     await this.runtime.publisher.completeAll();
     await Promise.allSettled([...this.connections].map((c) => c.close()));
   }

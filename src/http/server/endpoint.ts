@@ -1,6 +1,8 @@
 import type { ServerLogger } from "../../server/options.js";
 import type { Server } from "../../server/server.js";
 import type { Subscription } from "../../server/subscription.js";
+import type { SessionDirectory } from "./directory.js";
+import type { Forwarder } from "./forward.js";
 import type { HttpConfig } from "./options.js";
 import type { SessionManager } from "./sessions.js";
 import type { RequestView } from "./view.js";
@@ -13,6 +15,8 @@ export interface Endpoint {
   readonly sessions: SessionManager;
   /** The 2026-07-28 listen streams of this handler (its `close()` ends them gracefully). */
   readonly subscriptions: Set<Subscription>;
+  /** With the server's `cluster`: the shared session directory and this handler's forwarder. */
+  readonly cluster: { readonly directory: SessionDirectory; readonly forwarder: Forwarder } | undefined;
   /** What the request's `Accept` admits (no `Accept` at all admits both). */
   accepts(request: RequestView): Accepted;
 }

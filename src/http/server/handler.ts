@@ -8,7 +8,10 @@ import { warnPublicCacheWithIdentity } from "../../server/identity-source.js";
 import { COMPLETE_GRACE_MS, completeWithin } from "../../server/publisher.js";
 import type { Server } from "../../server/server.js";
 import { decodeBody } from "./body.js";
+import { routeToOwner } from "./cluster-route.js";
+import { SessionDirectory } from "./directory.js";
 import { acceptedFormatsCache, type Endpoint } from "./endpoint.js";
+import { Forwarder } from "./forward.js";
 import { legacyDelete, legacyGet, legacyPost } from "./legacy.js";
 import { modernPost } from "./modern.js";
 import { buildHttpConfig, type HttpHandlerOptions } from "./options.js";
@@ -35,6 +38,11 @@ export interface HttpHandler {
   readonly sessionCount: number;
   /** 2026-07-28 `subscriptions/listen` streams open now on this handler. */
   readonly subscriptionCount: number;
+  /**
+   * Resolves once this handler and its server are on the `cluster` bus (at once without a cluster): requests
+   * forwarded to it and notifications published elsewhere reach it from then on.
+   */
+  readonly clusterReady: Promise<void>;
   /**
    * Closes every legacy session (aborting its requests, ending its GET stream) and ends every listen stream
    * gracefully (its `complete` result, then the end of the stream; at most 5 s are spent waiting for slow
@@ -66,12 +74,28 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions = 
     warnPublicCacheWithIdentity(server.config, "the HTTP handler's authenticate hook");
   }
   const formats = acceptedFormatsCache();
+  const shared = server.config.cluster;
+  const directory = shared && new SessionDirectory(shared, logger);
+  const forwarder =
+    shared &&
+    new Forwarder(
+      shared.bus,
+      (view) => serve(view),
+      {
+        ackMs: config.cluster.forwardAckMs,
+        headMs: config.legacySseTimeoutMs + FORWARD_GRACE_MS,
+        idleMs:
+          (config.keepAliveMs > 0 ? 2 * config.keepAliveMs : config.legacySseTimeoutMs) + FORWARD_GRACE_MS,
+      },
+      logger,
+    );
   const endpoint: Endpoint = {
     server,
     config,
     logger,
-    sessions: new SessionManager(config.sessions, config.clock),
+    sessions: new SessionManager(config.sessions, config.clock, (session) => directory?.forget(session.id)),
     subscriptions: new Set(),
+    cluster: directory && forwarder && { directory, forwarder },
     accepts: (request) => formats(request.header("accept")),
   };
 
@@ -94,6 +118,8 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions = 
     enumerable: true,
   });
   Object.defineProperty(handler, serveView, { value: serve });
+  const ready = Promise.all([server.clusterReady, forwarder?.joined]).then(() => {});
+  Object.defineProperty(handler, "clusterReady", { get: () => ready, enumerable: true });
   return Object.assign(handler, {
     close: async () => {
       endpoint.sessions.closeAll("the handler closed");
@@ -103,6 +129,9 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions = 
 }
 
 const SESSION_ID = McpHeader.sessionId.toLowerCase();
+const utf8 = new TextDecoder();
+/** What a forwarded request's relay waits past the owner's own deadlines before it gives up. */
+const FORWARD_GRACE_MS = 5_000;
 const PROTOCOL_VERSION = McpHeader.protocolVersion.toLowerCase();
 
 async function route(endpoint: Endpoint, request: RequestView): Promise<Answer> {
@@ -120,6 +149,8 @@ async function route(endpoint: Endpoint, request: RequestView): Promise<Answer> 
   if (method === "GET" || method === "DELETE") {
     // 2026-07-28 has neither: no session, no standalone stream.
     if (!legacyHeaders) return methodNotAllowed("POST");
+    const owned = await routeToOwner(endpoint, request, null);
+    if (owned !== undefined) return owned;
     return answer(
       method === "GET" ? legacyGet(endpoint, request) : legacyDelete(endpoint, request),
       undefined,
@@ -149,6 +180,14 @@ async function route(endpoint: Endpoint, request: RequestView): Promise<Answer> 
   const message = decoded.message;
   const id = isRequest(message) ? message.id : undefined;
   const legacy = legacyHeaders || (isRequest(message) && message.method === "initialize" && version === null);
+  if (legacy && endpoint.cluster !== undefined && !(isRequest(message) && message.method === "initialize")) {
+    const owned = await answer(
+      routeToOwner(endpoint, request, utf8.decode(bytes), message),
+      id,
+      maxResponseBytes,
+    );
+    if (owned !== undefined) return owned;
+  }
   const flow = legacy ? legacyPost(endpoint, request, message) : modernPost(endpoint, request, message);
   return answer(flow, id, maxResponseBytes);
 }
@@ -181,7 +220,11 @@ function isJsonMediaType(contentType: string | null): boolean {
 }
 
 /** Turns a refusal thrown by an era flow into its answer, carrying the request id. */
-async function answer(flow: Promise<Answer>, id: RequestId | undefined, maxBytes: number): Promise<Answer> {
+async function answer<T extends Answer | undefined>(
+  flow: Promise<T>,
+  id: RequestId | undefined,
+  maxBytes: number,
+): Promise<T | Answer> {
   try {
     return await flow;
   } catch (error) {

@@ -4,6 +4,7 @@ import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../
 import { isObject, isRequest, isResponse } from "../../jsonrpc/message.js";
 import { McpHeader } from "../../protocol/routing-headers.js";
 import { LEGACY_VERSION } from "../../protocol/versions.js";
+import { CLUSTER_UNAVAILABLE_MESSAGE } from "../../server/cluster.js";
 import type { Endpoint } from "./endpoint.js";
 import { type ExchangeTimeout, ResponseExchange } from "./exchange.js";
 import { ANONYMOUS_PRINCIPAL, principalOf, resolveIdentity, samePrincipal } from "./identity.js";
@@ -192,6 +193,23 @@ async function initialize(
     return exchange.response;
   }
   session = sessions.publish(reservation, legacy);
+  if (endpoint.cluster !== undefined) {
+    const entry = {
+      owner: endpoint.cluster.forwarder.id,
+      principal,
+      expiresAt: Date.now() + config.sessions.absoluteTimeoutMs,
+      init: isObject(message.params) ? message.params : undefined,
+    };
+    try {
+      await endpoint.cluster.directory.register(session.id, entry, config.sessions.absoluteTimeoutMs);
+    } catch (error) {
+      sessions.close(session, "the cluster directory could not record it");
+      endpoint.logger.warn("the cluster could not be reached", { error: String(error) });
+      throw refusal(503, ErrorCode.InternalError, CLUSTER_UNAVAILABLE_MESSAGE, {
+        reason: "cluster_unavailable",
+      });
+    }
+  }
   exchange.finish(response, { [SESSION_ID]: session.id });
   return exchange.response;
 }
@@ -240,7 +258,11 @@ async function boundSession(endpoint: Endpoint, request: RequestView) {
   return { session, identity };
 }
 
-function exchangeFor(endpoint: Endpoint, request: RequestView, timeout?: ExchangeTimeout): ResponseExchange {
+export function exchangeFor(
+  endpoint: Endpoint,
+  request: RequestView,
+  timeout?: ExchangeTimeout,
+): ResponseExchange {
   const { config, logger } = endpoint;
   const accepted = endpoint.accepts(request);
   return new ResponseExchange({

@@ -13,6 +13,19 @@ function configError(options: unknown): McpkitError {
 }
 
 describe("HTTP handler options", () => {
+  it("takes the cluster options: forward by default, 2,000 ms to acknowledge; rejects unknown or bad ones", () => {
+    expect(buildHttpConfig({}).cluster).toEqual({ legacySessions: "forward", forwardAckMs: 2_000 });
+    expect(buildHttpConfig({ cluster: { legacySessions: "stateless" } }).cluster.legacySessions).toBe(
+      "stateless",
+    );
+    expect(configError({ cluster: { nope: 1 } }).message).toMatch(/cluster.nope is not an option/);
+    expect(configError({ cluster: { legacySessions: "sticky" } }).details).toEqual({
+      key: "cluster.legacySessions",
+    });
+    expect(configError({ cluster: { forwardAckMs: 0 } }).message).toMatch(/positive integer/);
+    expect(configError({ cluster: "forward" }).message).toMatch(/cluster must be an object/);
+  });
+
   it("has the documented defaults", () => {
     const config = buildHttpConfig({});
     expect(config).toMatchObject({

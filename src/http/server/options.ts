@@ -100,6 +100,27 @@ export interface HttpHandlerOptions {
   sessions?: SessionOptions;
   /** The clock behind expiry and keepalives (tests inject one). */
   clock?: Clock;
+  /** How this handler serves 2025-11-25 sessions held by other instances (needs the server's `cluster`). */
+  cluster?: HttpClusterOptions;
+}
+
+/**
+ * Options of a handler whose server has a `cluster`: what becomes of a 2025-11-25 request that names a session
+ * another instance holds (its owner, in the shared session directory).
+ *
+ * @example
+ * createHttpHandler(server, { cluster: { legacySessions: "stateless" } });
+ */
+export interface HttpClusterOptions {
+  /**
+   * `"forward"` (default): the request goes to the owner over the bus and its answer, SSE included, is
+   * relayed. `"stateless"`: a request is served here by a fresh session built from the recorded `initialize`
+   * (no server-to-client requests, no session state); notifications, responses, GET and DELETE still go to
+   * the owner.
+   */
+  legacySessions?: "forward" | "stateless";
+  /** How long the owner has to acknowledge a forwarded request before it counts as gone (default 2,000 ms). */
+  forwardAckMs?: number;
 }
 
 /** The checked, frozen configuration of one handler. */
@@ -115,6 +136,7 @@ export interface HttpConfig {
   readonly toolSchemas: ReadonlyMap<string, readonly HeaderParam[]> | ToolSchemaResolver | undefined;
   readonly sessions: Readonly<Required<SessionOptions>>;
   readonly clock: Clock;
+  readonly cluster: Readonly<Required<HttpClusterOptions>>;
 }
 
 const OPTION_KEYS = new Set([
@@ -129,6 +151,7 @@ const OPTION_KEYS = new Set([
   "toolSchemas",
   "sessions",
   "clock",
+  "cluster",
 ]);
 
 const SESSION_DEFAULTS: Required<SessionOptions> = {
@@ -174,6 +197,7 @@ export function buildHttpConfig(options: HttpHandlerOptions): HttpConfig {
     toolSchemas: checkToolSchemas(options.toolSchemas),
     sessions: checkSessions(options.sessions),
     clock: options.clock ?? systemClock,
+    cluster: checkCluster(options.cluster),
   });
 }
 
@@ -202,6 +226,21 @@ function checkSessions(sessions: SessionOptions | undefined): Readonly<Required<
     out[name] = positive(`sessions.${key}`, sessions[name], SESSION_DEFAULTS[name]);
   }
   return Object.freeze(out);
+}
+
+function checkCluster(cluster: HttpClusterOptions | undefined): Readonly<Required<HttpClusterOptions>> {
+  const fallback = { legacySessions: "forward", forwardAckMs: 2_000 } as const;
+  if (cluster === undefined) return fallback;
+  if (!isObject(cluster as unknown)) throw invalid("cluster", "must be an object");
+  for (const key of Object.keys(cluster)) {
+    if (!(key in fallback)) throw invalid(`cluster.${key}`, "is not an option");
+  }
+  const legacySessions = cluster.legacySessions ?? "forward";
+  if (legacySessions !== "forward" && legacySessions !== "stateless") {
+    throw invalid("cluster.legacySessions", 'must be "forward" or "stateless"');
+  }
+  const forwardAckMs = positive("cluster.forwardAckMs", cluster.forwardAckMs, fallback.forwardAckMs);
+  return Object.freeze({ legacySessions, forwardAckMs });
 }
 
 function stringList(

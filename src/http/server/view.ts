@@ -24,6 +24,8 @@ export interface RequestView {
   request(): Request;
   /** The peer's IP address, when the runtime told it (anonymous sessions are counted per address). */
   readonly remoteAddress?: string | undefined;
+  /** True for a request another instance of the cluster forwarded here: it is never forwarded again. */
+  readonly forwarded?: boolean;
 }
 
 /**
