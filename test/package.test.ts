@@ -32,6 +32,9 @@ function importsOf(file: string): string[] {
 /** The one runtime dependency, and the one source file that may import it (loaded by the core on demand). */
 const RUNTIME_DEPENDENCY = "@cfworker/json-schema";
 const DEPENDENCY_IMPORTER = join("src", "validation", "json-schema.ts");
+/** The OAuth library of mcpkit/auth: imported under src/auth only, never reached from the core entries. */
+const AUTH_DEPENDENCY = "oauth4webapi";
+const AUTH_LAYER = join("src", "auth");
 
 /** Static imports and re-exports of a built file, side-effect imports (`import "./chunk.js"`) included. */
 function builtImportsOf(file: string): string[] {
@@ -51,6 +54,7 @@ const ENTRIES = [
   "./validation",
   "./skills",
   "./skills/node",
+  "./auth",
 ];
 
 /** Entries that run on Node only and may import its built-ins. */
@@ -108,8 +112,13 @@ function walkBuilt(start: string, external: (spec: string) => boolean): Set<stri
 }
 
 describe("package shape", () => {
-  it("has one runtime dependency, the raw JSON Schema validator, imported by one file of its own layer", () => {
-    expect(Object.keys(pkg.dependencies ?? {})).toEqual([RUNTIME_DEPENDENCY]);
+  it("has two runtime dependencies: the raw JSON Schema validator, imported by one file of its own layer, and oauth4webapi, imported under src/auth only", () => {
+    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual([RUNTIME_DEPENDENCY, AUTH_DEPENDENCY].sort());
+    const authImporters = sources
+      .filter((file) => importsOf(file).includes(AUTH_DEPENDENCY))
+      .map((file) => relative(repoRoot, file));
+    expect(authImporters.length).toBeGreaterThan(0);
+    expect(authImporters.filter((file) => !file.startsWith(`${AUTH_LAYER}/`))).toEqual([]);
     const importers = sources
       .filter((file) => importsOf(file).includes(RUNTIME_DEPENDENCY))
       .map((file) => relative(repoRoot, file));
@@ -148,6 +157,8 @@ describe("package shape", () => {
       stdio: 3,
       node: 4,
       "skills-node": 4,
+      // mcpkit/auth: the resource-server helpers plug into src/http's authenticate hook.
+      auth: 3.5,
       cli: 5,
     };
     const problems: string[] = [];
@@ -157,6 +168,7 @@ describe("package shape", () => {
       for (const spec of importsOf(file)) {
         if (!spec.startsWith(".")) {
           if (spec === RUNTIME_DEPENDENCY && relative(repoRoot, file) === DEPENDENCY_IMPORTER) continue;
+          if (spec === AUTH_DEPENDENCY && layer === "auth") continue;
           if (!(NODE_ONLY_LAYERS.has(layer) && spec.startsWith("node:"))) {
             problems.push(`${relative(repoRoot, file)} imports package ${spec}`);
           }
@@ -225,8 +237,12 @@ describe("package shape", () => {
         builtEntry(entry),
         (spec) =>
           (NODE_ONLY_ENTRIES.has(entry) && spec.startsWith("node:")) ||
-          (entry === "./validation" && spec === RUNTIME_DEPENDENCY),
+          (entry === "./validation" && spec === RUNTIME_DEPENDENCY) ||
+          (entry === "./auth" && spec === AUTH_DEPENDENCY),
       );
+      // Only mcpkit/auth reaches the OAuth library; the core entries' graphs stay free of it.
+      const reachesAuth = [...seen].some((file) => builtImportsOf(file).includes(AUTH_DEPENDENCY));
+      expect(reachesAuth, entry).toBe(entry === "./auth");
       // Only mcpkit/validation reaches the dependency statically; the core entries never do.
       const reachesDependency = [...seen].some((file) => builtImportsOf(file).includes(RUNTIME_DEPENDENCY));
       expect(reachesDependency, entry).toBe(entry === "./validation");
