@@ -38,19 +38,17 @@ const STATUS = { invalid_request: 400, invalid_token: 401, insufficient_scope: 4
 
 /**
  * The refusal of a request as a `Response`: 401 (no token, or `invalid_token`), 400 (`invalid_request`) or 403
- * (`insufficient_scope`), the challenge in `WWW-Authenticate` (exposed to browsers), and a small JSON body
- * `{ error, error_description }`. The body never carries the token or its claims.
+ * (`insufficient_scope`), the challenge in `WWW-Authenticate` (exposed to browsers), and a one-line text body
+ * (`invalid_token: The access token expired`). Plain text, not JSON: on the MCP endpoint a JSON body would read
+ * as a malformed JSON-RPC message; clients act on the status and the header. It never carries the token.
  */
 export function challengeResponse(challenge: BearerChallenge): Response {
   const status = challenge.error === undefined ? 401 : STATUS[challenge.error];
-  const body =
-    challenge.error === undefined
-      ? { error: "unauthorized", error_description: challenge.errorDescription ?? "Authorization required" }
-      : { error: challenge.error, error_description: challenge.errorDescription ?? challenge.error };
-  return new Response(JSON.stringify(body), {
+  const body = `${challenge.error ?? "unauthorized"}: ${challenge.errorDescription ?? "Authorization required"}`;
+  return new Response(body, {
     status,
     headers: {
-      "content-type": "application/json",
+      "content-type": "text/plain; charset=utf-8",
       "cache-control": "no-store",
       "www-authenticate": bearerChallenge(challenge),
       "access-control-expose-headers": "WWW-Authenticate",
