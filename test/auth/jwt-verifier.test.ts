@@ -5,6 +5,7 @@
  * JWKS refetch (key rotation), and a flood of unknown kids does not (bounded: once a minute); metadata discovery
  * finds `jwks_uri`, and an issuer mismatch or a failing JWKS endpoint is an outage, not a refusal.
  */
+import type { webcrypto } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InvalidTokenError, jwtVerifier, VerifierUnavailableError } from "../../src/auth/index.js";
 
@@ -17,17 +18,17 @@ const json64 = (value: unknown) => b64u(new TextEncoder().encode(JSON.stringify(
 
 interface Key {
   kid: string;
-  pair: CryptoKeyPair;
-  jwk: JsonWebKey;
+  pair: webcrypto.CryptoKeyPair;
+  jwk: webcrypto.JsonWebKey;
 }
 
 async function newKey(kid: string): Promise<Key> {
   const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
     "sign",
     "verify",
-  ])) as CryptoKeyPair;
+  ])) as webcrypto.CryptoKeyPair;
   const jwk = await crypto.subtle.exportKey("jwk", pair.publicKey);
-  return { kid, pair, jwk: { ...jwk, kid, alg: "ES256", use: "sig" } as JsonWebKey };
+  return { kid, pair, jwk: { ...jwk, kid, alg: "ES256", use: "sig" } as webcrypto.JsonWebKey };
 }
 
 function claims(extra: { [key: string]: unknown } = {}) {
