@@ -1,4 +1,5 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
+import type { JsonRpcMessage } from "../../jsonrpc/message.js";
 import {
   ANONYMOUS_FINGERPRINT,
   authorizationText,
@@ -7,7 +8,6 @@ import {
   principalText,
   sha256Hex,
 } from "../../server/fingerprint.js";
-import type { JsonRpcMessage } from "../../jsonrpc/message.js";
 import type { ServerLogger } from "../../server/options.js";
 import type { Authenticate } from "./options.js";
 import { HttpRefusal, refusal } from "./responses.js";

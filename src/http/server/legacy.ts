@@ -229,7 +229,9 @@ async function boundSession(endpoint: Endpoint, request: RequestView, message?: 
   }
   const { authenticate } = endpoint.config;
   const identity =
-    authenticate === undefined ? undefined : await resolveIdentity(authenticate, request, endpoint.logger, message);
+    authenticate === undefined
+      ? undefined
+      : await resolveIdentity(authenticate, request, endpoint.logger, message);
   const session = endpoint.sessions.get(id);
   if (!session) throw refusal(404, ErrorCode.SessionNotFound, "Session not found");
   const principal =
