@@ -17,6 +17,7 @@ export default defineConfig({
       { find: /^mcpkit\/skills$/, replacement: src("skills/index.ts") },
       { find: /^mcpkit\/skills\/node$/, replacement: src("skills-node/index.ts") },
       { find: /^mcpkit\/redis$/, replacement: src("redis/index.ts") },
+      { find: /^mcpkit\/auth$/, replacement: src("auth/index.ts") },
     ],
   },
   test: {

@@ -15,6 +15,7 @@ const LIBRARY = [
   "skills/index",
   "skills-node/index",
   "redis/index",
+  "auth/index",
 ];
 // The `mcpkit` command (bin): its `#!/usr/bin/env node` line is kept by esbuild; it shares the library's chunks.
 const ENTRIES = [...LIBRARY, "cli/main"];

@@ -35,6 +35,9 @@ function importsOf(file: string): string[] {
 /** The one runtime dependency, and the one source file that may import it (loaded by the core on demand). */
 const RUNTIME_DEPENDENCY = "@cfworker/json-schema";
 const DEPENDENCY_IMPORTER = join("src", "validation", "json-schema.ts");
+/** The OAuth library of mcpkit/auth: imported under src/auth only, never reached from the core entries. */
+const AUTH_DEPENDENCY = "oauth4webapi";
+const AUTH_LAYER = join("src", "auth");
 
 /** Static imports and re-exports of a built file, side-effect imports (`import "./chunk.js"`) included. */
 function builtImportsOf(file: string): string[] {
@@ -55,6 +58,7 @@ const ENTRIES = [
   "./skills",
   "./skills/node",
   "./redis",
+  "./auth",
 ];
 
 /** Entries that run on Node only and may import its built-ins. */
@@ -112,8 +116,13 @@ function walkBuilt(start: string, external: (spec: string) => boolean): Set<stri
 }
 
 describe("package shape", () => {
-  it("has one runtime dependency, the raw JSON Schema validator, imported by one file of its own layer", () => {
-    expect(Object.keys(pkg.dependencies ?? {})).toEqual([RUNTIME_DEPENDENCY]);
+  it("has two runtime dependencies: the raw JSON Schema validator, imported by one file of its own layer, and oauth4webapi, imported under src/auth only", () => {
+    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual([RUNTIME_DEPENDENCY, AUTH_DEPENDENCY].sort());
+    const authImporters = sources
+      .filter((file) => importsOf(file).includes(AUTH_DEPENDENCY))
+      .map((file) => relative(repoRoot, file));
+    expect(authImporters.length).toBeGreaterThan(0);
+    expect(authImporters.filter((file) => !file.startsWith(`${AUTH_LAYER}/`))).toEqual([]);
     const importers = sources
       .filter((file) => importsOf(file).includes(RUNTIME_DEPENDENCY))
       .map((file) => relative(repoRoot, file));
@@ -168,6 +177,8 @@ describe("package shape", () => {
       node: 4,
       "skills-node": 4,
       redis: 4,
+      // mcpkit/auth: the resource-server helpers plug into src/http's authenticate hook.
+      auth: 3.5,
       cli: 5,
     };
     const problems: string[] = [];
@@ -178,6 +189,7 @@ describe("package shape", () => {
         if (!spec.startsWith(".")) {
           if (spec === RUNTIME_DEPENDENCY && relative(repoRoot, file) === DEPENDENCY_IMPORTER) continue;
           if (spec === REDIS_PEER && layer === "redis") continue;
+          if (spec === AUTH_DEPENDENCY && layer === "auth") continue;
           if (!(NODE_ONLY_LAYERS.has(layer) && spec.startsWith("node:"))) {
             problems.push(`${relative(repoRoot, file)} imports package ${spec}`);
           }
@@ -247,11 +259,14 @@ describe("package shape", () => {
         (spec) =>
           (NODE_ONLY_ENTRIES.has(entry) && spec.startsWith("node:")) ||
           (entry === "./validation" && spec === RUNTIME_DEPENDENCY) ||
-          (entry === "./redis" && spec === REDIS_PEER),
+          (entry === "./redis" && spec === REDIS_PEER) ||
+          (entry === "./auth" && spec === AUTH_DEPENDENCY),
       );
-      // Only mcpkit/redis reaches the Redis client; the core stays free of it.
+      // Only mcpkit/redis reaches the Redis client and only mcpkit/auth the OAuth library; the core stays free of both.
       const reachesRedis = [...seen].some((file) => builtImportsOf(file).includes(REDIS_PEER));
       expect(reachesRedis, entry).toBe(entry === "./redis");
+      const reachesAuth = [...seen].some((file) => builtImportsOf(file).includes(AUTH_DEPENDENCY));
+      expect(reachesAuth, entry).toBe(entry === "./auth");
       // Only mcpkit/validation reaches the dependency statically; the core entries never do.
       const reachesDependency = [...seen].some((file) => builtImportsOf(file).includes(RUNTIME_DEPENDENCY));
       expect(reachesDependency, entry).toBe(entry === "./validation");

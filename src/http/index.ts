@@ -33,6 +33,7 @@ export {
 export { createHttpHandler, type HttpHandler } from "./server/handler.js";
 export type {
   Authenticate,
+  AuthenticateInfo,
   HttpClusterOptions,
   HttpHandlerOptions,
   SessionOptions,

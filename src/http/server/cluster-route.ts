@@ -93,7 +93,9 @@ async function serveStatelessly(
   }
   const { authenticate, legacySseTimeoutMs } = endpoint.config;
   const identity =
-    authenticate === undefined ? undefined : await resolveIdentity(authenticate, request, endpoint.logger);
+    authenticate === undefined
+      ? undefined
+      : await resolveIdentity(authenticate, request, endpoint.logger, message);
   const principal =
     identity === undefined ? ANONYMOUS_PRINCIPAL : await principalOf(identity, endpoint.logger);
   if (!samePrincipal(principal, entry.principal)) {

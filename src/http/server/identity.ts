@@ -1,4 +1,5 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
+import type { JsonRpcMessage } from "../../jsonrpc/message.js";
 import {
   ANONYMOUS_FINGERPRINT,
   authorizationText,
@@ -16,7 +17,7 @@ import type { RequestView } from "./view.js";
 const toldNoPrincipal = new WeakSet<ServerLogger>();
 
 /**
- * Runs the `authenticate` hook: its value is the request's identity (`undefined` without a hook). A `Response`
+ * Runs the `authenticate` hook (given the decoded message, if any): its value is the request's identity (`undefined` without a hook). A `Response`
  * it returns is sent as the answer; a throw or rejection is a 500 `-32603` whose detail only the log sees. An
  * identity that names no principal (see `principalText`), or whose `authorizationContext` is not plain JSON,
  * is a 500 too, logged once per logger.
@@ -25,11 +26,12 @@ export async function resolveIdentity(
   authenticate: Authenticate | undefined,
   request: RequestView,
   logger: ServerLogger,
+  message: JsonRpcMessage | undefined,
 ): Promise<unknown> {
   if (authenticate === undefined) return undefined;
   let identity: unknown;
   try {
-    identity = await authenticate(request.request());
+    identity = await authenticate(request.request(), { message });
   } catch (error) {
     logger.error("the authenticate hook failed", error);
     throw refusal(500, ErrorCode.InternalError, "Internal error");

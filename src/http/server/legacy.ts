@@ -36,7 +36,7 @@ export async function legacyPost(
   message: JsonRpcMessage,
 ): Promise<Answer> {
   if (isRequest(message) && message.method === "initialize") return initialize(endpoint, request, message);
-  const { session, identity } = await boundSession(endpoint, request);
+  const { session, identity } = await boundSession(endpoint, request, message);
   if (isResponse(message)) {
     // The client's answer to a server-to-client request (sampling, elicitation, roots) of this session.
     if (!session.legacy.receiveResponse(message)) {
@@ -166,7 +166,7 @@ async function initialize(
     );
   }
   const { server, config, logger, sessions } = endpoint;
-  const identity = await resolveIdentity(config.authenticate, request, logger);
+  const identity = await resolveIdentity(config.authenticate, request, logger, message);
   const principal = await principalOf(identity, logger);
   const reservation = sessions.reserve(principal, addressKey(request.remoteAddress));
   if (typeof reservation === "string") {
@@ -235,7 +235,7 @@ function onNotification(
  * version in `MCP-Protocol-Version` (400 `-32022`), identity, the session exists (404 `-32000`), and belongs to
  * this principal under the same authorization context (403).
  */
-async function boundSession(endpoint: Endpoint, request: RequestView) {
+async function boundSession(endpoint: Endpoint, request: RequestView, message?: JsonRpcMessage) {
   const id = request.header(SESSION_ID)?.trim();
   if (!id) throw refusal(400, ErrorCode.InvalidRequest, "Invalid Request: Mcp-Session-Id header is required");
   const version = request.header(PROTOCOL_VERSION)?.trim();
@@ -247,7 +247,9 @@ async function boundSession(endpoint: Endpoint, request: RequestView) {
   }
   const { authenticate } = endpoint.config;
   const identity =
-    authenticate === undefined ? undefined : await resolveIdentity(authenticate, request, endpoint.logger);
+    authenticate === undefined
+      ? undefined
+      : await resolveIdentity(authenticate, request, endpoint.logger, message);
   const session = endpoint.sessions.get(id);
   if (!session) throw refusal(404, ErrorCode.SessionNotFound, "Session not found");
   const principal =

@@ -32,7 +32,7 @@ export async function modernPost(
     );
   }
   if (!isRequest(message)) {
-    const identity = await resolveIdentity(config.authenticate, request, logger);
+    const identity = await resolveIdentity(config.authenticate, request, logger, message);
     server.receiveNotification(message, MODERN_VERSION, identity);
     return emptyResponse(202);
   }
@@ -40,7 +40,7 @@ export async function modernPost(
   const identity =
     config.authenticate === undefined
       ? undefined
-      : await resolveIdentity(config.authenticate, request, logger);
+      : await resolveIdentity(config.authenticate, request, logger, message);
   if (message.method === "tools/call" && config.toolSchemas !== undefined) {
     const params = await paramsOf(endpoint, message, identity);
     if (params) checkParamHeaders(params, message.params?.arguments, request);

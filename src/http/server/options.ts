@@ -1,6 +1,6 @@
 import { type Clock, isClock, systemClock } from "../../jsonrpc/clock.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
-import { isObject } from "../../jsonrpc/message.js";
+import { isObject, type JsonRpcMessage } from "../../jsonrpc/message.js";
 import { type HeaderParam, headerParamsOf } from "../../protocol/routing-headers.js";
 import {
   compileOriginPolicy,
@@ -22,6 +22,15 @@ export type ToolSchemaResolver = (
 ) => ToolInputSchema | undefined | Promise<ToolInputSchema | undefined>;
 
 /**
+ * What the pipeline knows of a request when it asks {@link Authenticate}: the decoded JSON-RPC message of a
+ * POST (checked against the routing headers in 2026-07-28), `undefined` for a legacy GET or DELETE. The hook's
+ * `Request` has no body left to read; this is how a hook sees the method and the called tool (per-tool scopes).
+ */
+export interface AuthenticateInfo {
+  readonly message: JsonRpcMessage | undefined;
+}
+
+/**
  * Decides who sends a request. Return the identity (it reaches `RequestContext.identity` and is fingerprinted
  * for legacy sessions), `undefined` for an anonymous request, or a `Response` to refuse the request with it
  * (e.g. 401 with `WWW-Authenticate`). A throw or rejection answers 500 with no detail.
@@ -36,7 +45,7 @@ export type ToolSchemaResolver = (
  *   return { principal: token.sub, authorizationContext: { scopes: token.scopes } };
  * };
  */
-export type Authenticate = (request: Request) => unknown | Promise<unknown>;
+export type Authenticate = (request: Request, info: AuthenticateInfo) => unknown | Promise<unknown>;
 
 /** Bounds of the legacy (2025-11-25) sessions of one handler. */
 export interface SessionOptions {

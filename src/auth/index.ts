@@ -1,0 +1,1 @@
+export * from "./server/index.js";
