@@ -186,7 +186,9 @@ export class SessionManager {
     session.inFlight.clear();
     session.stream?.close();
     session.stream = undefined;
-    session.legacy.close();
+    // After the aborts, which reach each request in its own context a microtask later: a handler learns it was
+    // aborted (and cancels its input round) before the session's pending requests fail.
+    queueMicrotask(() => session.legacy.close());
     this.onClose?.(session, this.sessions.size);
   }
 
