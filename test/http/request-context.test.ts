@@ -25,7 +25,7 @@ function post(body: unknown, headers: { [name: string]: string } = {}): Request 
 
 describe("aborts across requests", () => {
   it("runs a 2025 notifications/cancelled abort in the cancelled request's own context", async () => {
-    const seen: { started?: string; aborted?: string } = {};
+    const seen: { started?: string | undefined; aborted?: string | undefined } = {};
     const server = new ServerBuilder({ serverInfo: { name: "ctx", version: "1" } })
       .tool({ name: "wait", inputSchema: { type: "object" } }, (_args, ctx) => {
         seen.started = requestContext.getStore();
@@ -53,14 +53,15 @@ describe("aborts across requests", () => {
     await handler(post({ jsonrpc: "2.0", method: "notifications/initialized" }, session));
     const call = requestContext.run("the call", () =>
       handler(
-        post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "wait", arguments: {} } }, session),
+        post(
+          { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "wait", arguments: {} } },
+          session,
+        ),
       ),
     );
     await until(() => seen.started !== undefined);
     await requestContext.run("the cancellation", () =>
-      handler(
-        post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } }, session),
-      ),
+      handler(post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } }, session)),
     );
     await until(() => seen.aborted !== undefined);
     expect(seen).toEqual({ started: "the call", aborted: "the call" });
