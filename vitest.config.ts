@@ -26,7 +26,18 @@ export default defineConfig({
     globalSetup: ["test/support/spec-setup.ts"],
     pool: "forks",
     projects: [
-      { extends: true, test: { name: "all", include: ["src/**/*.test.ts", "test/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "all",
+          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: ["test/runtimes/**"],
+        },
+      },
+      // The runtime matrix (docs/runtimes.md), only through `npm run test:runtimes`.
+      ...(process.env.MCPKIT_TEST_RUNTIMES === "1"
+        ? [{ extends: true as const, test: { name: "runtimes", include: ["test/runtimes/**/*.test.ts"] } }]
+        : []),
       {
         // The HTTP client tests again, on the node:http stack (nodeHttp()) instead of fetch.
         extends: true,

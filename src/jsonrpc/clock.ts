@@ -21,7 +21,13 @@ export const systemClock: Clock = Object.freeze({
     (handle as { unref?: () => void } | null)?.unref?.();
     return handle;
   },
-  clearTimeout: (handle: unknown) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
+  clearTimeout(handle: unknown): void {
+    try {
+      clearTimeout(handle as Parameters<typeof clearTimeout>[0]);
+    } catch {
+      // Workers: a timer of another request may not be touched; it lapses with that request.
+    }
+  },
 });
 
 /** True for an object with the three members of a {@link Clock}. */

@@ -1,3 +1,5 @@
+import { REQUEST_SCOPED_TIMERS } from "./request-scoped-timers.js";
+
 /** One pending timeout of a {@link TimerQueue}; pass it to `cancel`. */
 export interface QueuedTimeout {
   readonly due: number;
@@ -29,14 +31,24 @@ export class TimerQueue {
   private head: QueuedTimeout | undefined;
   private tail: QueuedTimeout | undefined;
   private timer: Timer | undefined;
+  /** When `timer` should fire (performance.now() time). */
+  private timerDue = 0;
   private refed = false;
 
-  constructor(readonly delayMs: number) {}
+  /**
+   * With `requestScoped` (default: on Workers, see {@link REQUEST_SCOPED_TIMERS}) every `add` arms a timer of its
+   * own, in the adding request, and never clears another's: a timer armed by an ended request never fires there.
+   */
+  constructor(
+    readonly delayMs: number,
+    private readonly requestScoped: boolean = REQUEST_SCOPED_TIMERS,
+  ) {}
 
   /** Calls `fire` once `delayMs` have passed, unless cancelled first. */
   add(fire: () => void): QueuedTimeout {
+    const now = performance.now();
     const entry: QueuedTimeout = {
-      due: performance.now() + this.delayMs,
+      due: now + this.delayMs,
       fire,
       prev: this.tail,
       next: undefined,
@@ -44,7 +56,10 @@ export class TimerQueue {
     if (this.tail) this.tail.next = entry;
     else this.head = entry;
     this.tail = entry;
-    if (this.timer === undefined) this.arm(this.delayMs);
+    // A timer past its time never fired: on Workers a timer dies with the request that armed it. This entry's
+    // request is alive, so the timer is armed again here.
+    if (this.timer !== undefined && (this.requestScoped || this.timerDue < now)) this.drop();
+    if (this.timer === undefined) this.arm(Math.max(1, Math.ceil((this.head ?? entry).due - now)));
     else if (!this.refed) {
       this.refed = true;
       setRef(this.timer, true);
@@ -61,6 +76,16 @@ export class TimerQueue {
       this.refed = false;
       setRef(this.timer, false);
     }
+  }
+
+  /**
+   * Fires every entry whose time has come, now, and re-arms a timer past its time. For runtimes where a timer
+   * may never fire (Workers drop the timers of a request that has ended): call it when work arrives.
+   */
+  expireDue(): void {
+    if (this.head === undefined || this.head.due > performance.now()) return;
+    if (this.timer !== undefined) this.drop();
+    this.expire(undefined);
   }
 
   /** Entries waiting. */
@@ -82,10 +107,21 @@ export class TimerQueue {
 
   private arm(delay: number): void {
     this.refed = true;
-    this.timer = setTimeout(() => this.expire(), Math.min(delay, MAX_TIMER_MS));
+    this.timerDue = performance.now() + delay;
+    const timer: Timer = setTimeout(() => this.expire(timer), Math.min(delay, MAX_TIMER_MS));
+    this.timer = timer;
   }
 
-  private expire(): void {
+  /** Forgets the armed timer (it is past its time, or about to be replaced). */
+  private drop(): void {
+    // Elsewhere a replaced timer is cleared; on Workers it may be another request's, and is left to lapse.
+    if (this.timer !== undefined && !this.requestScoped) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private expire(timer: Timer | undefined): void {
+    // A timer replaced by a newer one (it was late) has nothing left to do.
+    if (timer !== undefined && timer !== this.timer) return;
     this.timer = undefined;
     const now = performance.now();
     let entry = this.head;

@@ -28,7 +28,8 @@ export interface ExecutorLimits {
  * without taking a slot. A running call past its deadline has its abort fired, then its slot released, and its
  * caller gets `-32603` "handler callback timed out". JavaScript cannot kill a running function, so a handler
  * that ignores its signal keeps running, but it no longer holds a slot and its late result is dropped. Every
- * call's deadline has the same length, so they share one timer.
+ * call's deadline has the same length, so they share one timer. Each arriving call also expires the calls past
+ * their deadline, so deadlines and slots hold where a timer may never fire (Workers).
  */
 export class CallbackExecutor {
   private active = 0;
@@ -58,6 +59,9 @@ export class CallbackExecutor {
    * `JsonRpcError`, or `cancel`'s reason when the caller cancels while the call is still queued.
    */
   run<T>(callback: (abort: LazyAbort) => Promise<T> | T, cancel?: AbortLike): Promise<T> {
+    // Deadlines are checked on arrival too, not only by the timer: on Workers a timer armed by a request that has
+    // ended never fires, and its calls would hold their slots for good.
+    this.timers.expireDue();
     if (this.active < this.limits.maxConcurrent) {
       this.active++;
       return new ExecutorCall<T>(this, callback, cancel, false).promise;

@@ -87,7 +87,8 @@ export interface ServerOptions {
    */
   subscribe?: boolean;
   /**
-   * The key that seals `requestState` (HMAC-SHA256), at least 32 bytes. Default: 32 random bytes per server, so a
+   * The key that seals `requestState` (HMAC-SHA256), at least 32 bytes. Default: 32 random bytes per server, drawn when
+   * the first state is sealed or opened (not at `build()`: Workers forbid random values at module scope), so a
    * state only opens on the server instance that sealed it: give every instance behind a load balancer the same
    * key.
    */
@@ -174,8 +175,11 @@ export interface ServerConfig {
   readonly maxQueuedHandlers: number;
   readonly logger: ServerLogger;
   readonly limits: ServerLimits;
-  /** The `requestState` HMAC key. */
-  readonly stateKey: Uint8Array;
+  /**
+   * The `requestState` HMAC key; `undefined` for the default, 32 random bytes drawn on first use (not at
+   * build(): Workers forbid random values at module scope, where servers are built).
+   */
+  readonly stateKey: Uint8Array | undefined;
   /** Keys that open `requestState` sealed before a rotation (never used to seal). */
   readonly previousStateKeys: readonly Uint8Array[];
   /** What the instances share; `undefined`: nothing is shared. */
@@ -342,8 +346,9 @@ function checkCache(cache: Partial<CacheHints> | undefined): CacheHints {
   return { ttlMs, cacheScope };
 }
 
-function checkStateKey(key: string | Uint8Array | undefined): Uint8Array {
-  if (key !== undefined && typeof key !== "string" && !(key instanceof Uint8Array)) {
+function checkStateKey(key: string | Uint8Array | undefined): Uint8Array | undefined {
+  if (key === undefined) return undefined;
+  if (typeof key !== "string" && !(key instanceof Uint8Array)) {
     throw invalid("stateKey", "must be a string or a Uint8Array");
   }
   const secret = stateSecret(key);

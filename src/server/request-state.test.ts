@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { ServerBuilder } from "./builder.js";
 import { canonicalJson, NoPrincipalError, principalText } from "./fingerprint.js";
 import { base64url, fromBase64url, RequestStateSealer, stateSecret } from "./request-state.js";
 
@@ -93,11 +94,29 @@ describe("requestState sealing", () => {
     expect(await s.open(token, binding)).toEqual({ ok: false, reason: "expired" });
   });
 
-  it("makes a random 32-byte key per server unless one is given", () => {
-    const [a, b] = [stateSecret(undefined), stateSecret(undefined)];
-    expect(a.byteLength).toBe(32);
-    expect(a).not.toEqual(b);
+  it("draws a random key per sealer on first use unless one is given", async () => {
+    const draws = vi.spyOn(crypto, "getRandomValues");
+    const [a, b] = [new RequestStateSealer(undefined, 60_000), new RequestStateSealer(undefined, 60_000)];
+    expect(draws).not.toHaveBeenCalled();
+    const token = await a.seal("x", binding);
+    expect((await a.open(token, binding)).ok).toBe(true);
+    expect(await b.open(token, binding)).toEqual({ ok: false, reason: "invalid" });
+    draws.mockRestore();
     expect(stateSecret("abc")).toEqual(new TextEncoder().encode("abc"));
+  });
+
+  it("builds a server where random values are refused (a Workers module scope): the key comes later", async () => {
+    const refuse = vi.spyOn(crypto, "getRandomValues").mockImplementation(() => {
+      throw new Error("Disallowed operation called within global scope");
+    });
+    let server: ReturnType<ServerBuilder["build"]>;
+    try {
+      server = new ServerBuilder({ serverInfo: { name: "s", version: "1" } }).build();
+    } finally {
+      refuse.mockRestore();
+    }
+    const sealed = await server.runtime.sealer.seal({ step: 1 }, binding);
+    expect((await server.runtime.sealer.open(sealed, binding)).ok).toBe(true);
   });
 });
 

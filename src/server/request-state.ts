@@ -57,7 +57,8 @@ export class RequestStateSealer {
   private previousKeys: Promise<HmacKey>[] | undefined;
 
   constructor(
-    private readonly secret: Uint8Array,
+    /** `undefined`: 32 random bytes, drawn when the first state is sealed or opened. */
+    private secret: Uint8Array | undefined,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
     private readonly store?: RequestStateStore,
@@ -124,6 +125,7 @@ export class RequestStateSealer {
   }
 
   private cryptoKey(): Promise<HmacKey> {
+    this.secret ??= crypto.getRandomValues(new Uint8Array(32));
     this.key ??= crypto.subtle.importKey("raw", this.secret, { name: "HMAC", hash: "SHA-256" }, false, [
       "sign",
       "verify",
@@ -146,9 +148,8 @@ function importHmacKey(secret: Uint8Array): Promise<HmacKey> {
   return crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
 }
 
-/** The HMAC key bytes: the configured key, or 32 random bytes (state then dies with the server instance). */
-export function stateSecret(key: string | Uint8Array | undefined): Uint8Array {
-  if (key === undefined) return crypto.getRandomValues(new Uint8Array(32));
+/** The HMAC key bytes of a configured key (without one, the sealer draws 32 random bytes on first use). */
+export function stateSecret(key: string | Uint8Array): Uint8Array {
   return typeof key === "string" ? encoder.encode(key) : new Uint8Array(key);
 }
 

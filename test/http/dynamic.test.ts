@@ -43,6 +43,7 @@ describe("a dynamic server over HTTP", () => {
       "mcp-session-id": peer.sessionId ?? "",
     };
     const { events } = await peer.stream(undefined, { method: "GET", headers }).response;
+    expect(await events.next()).toEqual({ comment: "stream open" });
     const tool = server.tools.add({ name: "t", inputSchema: schema }, () => ({ content: [] }));
     expect((await events.next())?.message).toEqual({
       jsonrpc: "2.0",

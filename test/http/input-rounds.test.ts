@@ -229,6 +229,7 @@ describe("2025-11-25 input rounds over HTTP", () => {
     };
     const { res, events } = await peer.stream(undefined, { method: "GET", headers: session }).response;
     expect(res.statusCode).toBe(200);
+    expect(await events.next()).toEqual({ comment: "stream open" });
     const pending = peer.send(
       peer.request("tools/call", { name: "ask_llm", arguments: { question: "Why?" } }),
     );

@@ -66,11 +66,20 @@ export class ResponseExchange {
   private firstKeepAlive: unknown;
   private deadline: unknown;
   private dropped = false;
+  private readonly requestAbort: (reason: unknown) => void;
 
   constructor(private readonly options: ExchangeOptions) {
     this.response = new Promise((resolve) => {
       this.resolve = resolve;
     });
+    // An abort from another request (notifications/cancelled, a closed session) is a promise of this request
+    // settled there: its reaction, the abort itself, runs in this request's context. On Workers the handler's
+    // abort listeners may only touch this request's I/O (its timers, its streams).
+    let requestAbort!: (reason: unknown) => void;
+    void new Promise<unknown>((resolve) => {
+      requestAbort = resolve;
+    }).then((reason) => this.signal.abort(reason));
+    this.requestAbort = requestAbort;
     options.onGone(() => this.cancel());
     const timeout = options.timeout;
     if (timeout !== undefined) {
@@ -104,9 +113,12 @@ export class ResponseExchange {
     await stream.drained();
   };
 
-  /** Fires `signal` (the request was cancelled, or its session closed); the handler's answer then decides. */
+  /**
+   * Fires `signal` (the request was cancelled, or its session closed) on the next microtask, in this request's
+   * own context; the handler's answer then decides.
+   */
   abort(reason?: unknown): void {
-    this.signal.abort(reason);
+    this.requestAbort(reason);
   }
 
   /** True when this exchange answers with an SSE stream (so it can carry server-to-client requests). */

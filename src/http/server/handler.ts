@@ -101,6 +101,8 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions = 
 
   const serve = async (request: RequestView): Promise<Answer> => {
     try {
+      // Expiry also runs as requests arrive: on Workers the expiry timers of ended requests never fire.
+      endpoint.sessions.sweep();
       return await route(endpoint, request);
     } catch (error) {
       logger.error("the HTTP handler failed", error);
@@ -112,7 +114,13 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions = 
   };
   const handler = async (request: Request, context?: HttpRequestContext): Promise<Response> =>
     toResponse(await serve(webView(request, context)));
-  Object.defineProperty(handler, "sessionCount", { get: () => endpoint.sessions.size, enumerable: true });
+  Object.defineProperty(handler, "sessionCount", {
+    get: () => {
+      endpoint.sessions.sweep();
+      return endpoint.sessions.size;
+    },
+    enumerable: true,
+  });
   Object.defineProperty(handler, "subscriptionCount", {
     get: () => endpoint.subscriptions.size,
     enumerable: true,

@@ -91,6 +91,8 @@ export async function legacyGet(endpoint: Endpoint, request: RequestView): Promi
   const stream: SseStream = new SseStream({
     keepAliveMs: config.keepAliveMs,
     clock: config.clock,
+    // Nothing may be sent for long: the head goes out with these bytes on every server.
+    prime: true,
     onCancel: () => {
       if (session.stream === stream) session.stream = undefined;
       sessions.leave(session);

@@ -92,7 +92,9 @@ export interface HttpHandlerOptions {
    * comes before any notification and the client accepts JSON, else an SSE stream).
    */
   enableJsonResponse?: boolean;
-  /** Interval of SSE keepalive comments (default 15,000 ms; 0 turns them off). */
+  /**
+   * Interval of SSE keepalive comments (default 8,000 ms, under Bun.serve's 10 s idle cut; 0 turns them off).
+   */
   keepAliveMs?: number;
   /**
    * 2025-11-25: how long a POSTed request may take to be answered (default 25,000 ms). Past it the request is
@@ -200,7 +202,7 @@ export function buildHttpConfig(options: HttpHandlerOptions): HttpConfig {
     maxBodyBytes: positive("maxBodyBytes", options.maxBodyBytes, 8_000_000),
     maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, 8_000_000),
     enableJsonResponse: options.enableJsonResponse ?? false,
-    keepAliveMs: nonNegative("keepAliveMs", options.keepAliveMs, 15_000),
+    keepAliveMs: nonNegative("keepAliveMs", options.keepAliveMs, 8_000),
     legacySseTimeoutMs: positive("legacySseTimeoutMs", options.legacySseTimeoutMs, 25_000),
     authenticate: options.authenticate,
     toolSchemas: checkToolSchemas(options.toolSchemas),

@@ -149,3 +149,53 @@ describe("anonymous quota per address", () => {
     expect(take("192.0.2.1")).not.toBe("address_limit");
   });
 });
+
+describe("SessionManager where timers die with their request (Workers)", () => {
+  function lossy(idleTimeoutMs = LIMITS.idleTimeoutMs) {
+    const manual = new ManualClock();
+    // Timers are accepted and never fire: each was armed by a request that has ended.
+    const clock = { now: () => manual.now(), setTimeout: () => ({}), clearTimeout: () => {} };
+    const manager = new SessionManager({ ...LIMITS, idleTimeoutMs }, clock);
+    const open = (principal: Principal) => {
+      const reservation = manager.reserve(principal);
+      if (typeof reservation === "string") throw new Error(reservation);
+      return manager.publish(reservation, fakeLegacy());
+    };
+    return { manual, manager, open };
+  }
+
+  it("frees the slots of idle sessions when a new session asks, and a full endpoint takes it", () => {
+    const { manual, manager, open } = lossy();
+    open(alice);
+    open(alice);
+    open(bob);
+    manual.advance(LIMITS.idleTimeoutMs);
+    expect(manager.size).toBe(3);
+    const reservation = manager.reserve(alice);
+    expect(typeof reservation).toBe("object");
+    expect(manager.size).toBe(0);
+  });
+
+  it("answers an expired session as gone, and sweeps the rest at most once a second", () => {
+    const { manual, manager, open } = lossy();
+    const first = open(alice);
+    open(bob);
+    manual.advance(LIMITS.idleTimeoutMs);
+    expect(manager.get(first.id)).toBeUndefined();
+    expect(manager.size).toBe(1);
+    manager.sweep();
+    expect(manager.size).toBe(0);
+  });
+
+  it("sweeps at most once a second", () => {
+    const { manual, manager, open } = lossy(400);
+    manager.sweep();
+    open(bob);
+    manual.advance(500);
+    manager.sweep();
+    expect(manager.size).toBe(1);
+    manual.advance(500);
+    manager.sweep();
+    expect(manager.size).toBe(0);
+  });
+});

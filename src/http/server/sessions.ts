@@ -47,13 +47,16 @@ export class HttpSession {
  * callers (an anonymous caller without a known address counts only against the endpoint), each closed when idle, past its absolute lifetime, or still not initialized after the
  * initialization timeout. Capacity is reserved before `initialize` runs (synchronously, so two concurrent
  * initializes cannot both take the last slot); a failed initialize releases it and publishes nothing. Expiry
- * runs on one timer per session, set to its nearest deadline, through the clock (unref'd by default).
+ * runs on one timer per session, set to its nearest deadline, through the clock (unref'd by default), and on
+ * arrival: a request for an expired session finds it closed, and {@link sweep} closes the rest.
  */
 export class SessionManager {
   private readonly sessions = new Map<string, HttpSession>();
   /** Slots held per identity fingerprint (`id:`) or anonymous address (`ip:`). */
   private readonly perQuota = new Map<string, number>();
   private reserved = 0;
+  /** When {@link sweep} next looks at every session (clock time). */
+  private nextSweep = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly limits: Readonly<Required<SessionOptions>>,
@@ -77,6 +80,7 @@ export class SessionManager {
    * which bound is reached.
    */
   reserve(principal: Principal, addressKey?: string): Reservation | CapacityReason {
+    if (this.sessions.size + this.reserved >= this.limits.maxSessions) this.sweep(true);
     if (this.sessions.size + this.reserved >= this.limits.maxSessions) return "session_limit";
     const quotaKey = principal.anonymous
       ? addressKey === undefined
@@ -88,8 +92,11 @@ export class SessionManager {
       const limit = principal.anonymous
         ? this.limits.maxSessionsPerAddress
         : this.limits.maxSessionsPerIdentity;
-      if (held >= limit) return principal.anonymous ? "address_limit" : "identity_limit";
-      this.perQuota.set(quotaKey, held + 1);
+      if (held >= limit) this.sweep(true);
+      if ((this.perQuota.get(quotaKey) ?? 0) >= limit) {
+        return principal.anonymous ? "address_limit" : "identity_limit";
+      }
+      this.perQuota.set(quotaKey, (this.perQuota.get(quotaKey) ?? 0) + 1);
     }
     this.reserved++;
     return { principal, quotaKey, settled: false };
@@ -120,9 +127,29 @@ export class SessionManager {
     return session;
   }
 
-  /** The open session with this id. */
+  /** The open session with this id; one past its deadline is closed now and not returned. */
   get(id: string): HttpSession | undefined {
-    return this.sessions.get(id);
+    const session = this.sessions.get(id);
+    if (session === undefined) return undefined;
+    const { at, reason } = this.deadline(session);
+    if (this.clock.now() < at) return session;
+    this.close(session, reason);
+    return undefined;
+  }
+
+  /**
+   * Closes every session past its deadline. Expiry timers do that where they fire; on Workers a timer armed by
+   * a request that has ended never fires, so the handler also sweeps as requests arrive: at most once a second,
+   * or at once (`force`) before refusing a session for capacity.
+   */
+  sweep(force = false): void {
+    const now = this.clock.now();
+    if (!force && now < this.nextSweep) return;
+    this.nextSweep = now + SWEEP_INTERVAL_MS;
+    for (const session of [...this.sessions.values()]) {
+      const { at, reason } = this.deadline(session);
+      if (now >= at) this.close(session, reason);
+    }
   }
 
   /** Marks the start of a request or stream on a session. */
@@ -159,7 +186,9 @@ export class SessionManager {
     session.inFlight.clear();
     session.stream?.close();
     session.stream = undefined;
-    session.legacy.close();
+    // After the aborts, which reach each request in its own context a microtask later: a handler learns it was
+    // aborted (and cancels its input round) before the session's pending requests fail.
+    queueMicrotask(() => session.legacy.close());
     this.onClose?.(session, this.sessions.size);
   }
 
@@ -205,6 +234,8 @@ export class SessionManager {
     else this.schedule(session);
   }
 }
+
+const SWEEP_INTERVAL_MS = 1_000;
 
 /** A session id: 128 random bits from the runtime's CSPRNG, as 32 lowercase hex characters (visible ASCII). */
 export function mintSessionId(): string {

@@ -5,6 +5,8 @@ const encoder = new TextEncoder();
 /** Bytes buffered before a writer that awaits {@link SseStream.drained} waits for the client to read. */
 const HIGH_WATER_MARK = 64 * 1024;
 const KEEPALIVE = ": keepalive\n\n";
+/** The first bytes of a stream that has no event to send yet. */
+export const STREAM_OPEN_COMMENT = "stream open";
 
 /** Headers of every SSE response. */
 export const SSE_HEADERS: { readonly [name: string]: string } = Object.freeze({
@@ -21,6 +23,11 @@ export interface SseStreamOptions {
   clock: Clock;
   /** Called once when the client stops reading (stream cancelled), not when the server closes it. */
   onCancel: () => void;
+  /**
+   * Writes a comment at once, for a stream with no event to send yet: some servers (Bun) send a streaming
+   * response's head only with its first bytes, and a client waiting for the head would time out.
+   */
+  prime?: boolean;
 }
 
 /**
@@ -51,6 +58,7 @@ export class SseStream {
       },
       { highWaterMark: HIGH_WATER_MARK, size: (chunk) => chunk.byteLength },
     );
+    if (options.prime === true) this.write(`: ${STREAM_OPEN_COMMENT}\n\n`);
     this.armKeepAlive();
   }
 

@@ -1,0 +1,21 @@
+// Serves the matrix app on the runtime that runs this file, with that runtime's own server: Bun.serve,
+// Deno.serve, or node:http (through mcpkit/node's serve). Prints the base URL on the first line.
+import { createApp } from "./app.mjs";
+
+const { fetchHandler } = createApp();
+
+if (typeof Bun !== "undefined") {
+  // Bun.serve's defaults (idleTimeout 10 s): the keepalive default must keep a quiet stream alive under them.
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: fetchHandler });
+  console.log(`http://127.0.0.1:${server.port}/`);
+} else if (typeof Deno !== "undefined") {
+  Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log(`http://127.0.0.1:${port}/`) },
+    fetchHandler,
+  );
+} else {
+  const { createServer } = await import("node:http");
+  const { toNodeHandler } = await import("../../../dist/node/index.js");
+  const server = createServer(toNodeHandler(fetchHandler));
+  server.listen(0, "127.0.0.1", () => console.log(`http://127.0.0.1:${server.address().port}/`));
+}
