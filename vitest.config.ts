@@ -16,6 +16,8 @@ export default defineConfig({
       { find: /^mcpkit\/validation$/, replacement: src("validation/index.ts") },
       { find: /^mcpkit\/skills$/, replacement: src("skills/index.ts") },
       { find: /^mcpkit\/skills\/node$/, replacement: src("skills-node/index.ts") },
+      { find: /^mcpkit\/auth$/, replacement: src("auth/index.ts") },
+      { find: /^mcpkit\/auth\/node$/, replacement: src("auth-node/index.ts") },
     ],
   },
   test: {

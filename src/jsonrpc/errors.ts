@@ -87,7 +87,13 @@ export type McpkitErrorCode =
    * A result broke what the peer declared: with `validateStructuredContent`, a tool's `structuredContent` that
    * does not match its `outputSchema`; `details.issues` names every failing path, `details.result` is the result.
    */
-  | "INVALID_RESULT";
+  | "INVALID_RESULT"
+  /**
+   * Authorization failed or needs a person (`mcpkit/auth`): `details.reason` says why (`interaction_required`
+   * with `details.authorizationUrl`, `issuer_mismatch`, `resource_mismatch`, ...). Never carries a token, code or
+   * secret.
+   */
+  | "UNAUTHORIZED";
 
 /**
  * A local error with a stable string `code`. Never sent on the wire. `details` carries structured facts (the
