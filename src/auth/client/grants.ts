@@ -1,7 +1,6 @@
 import {
   type AuthorizationServer,
   type ClientAuth,
-  ClientSecretBasic,
   type CryptoKey,
   modifyAssertion,
   None,
@@ -11,7 +10,7 @@ import { fromBase64 } from "../../jsonrpc/base64.js";
 import { authError } from "./errors.js";
 import { checkEndpoint } from "./http.js";
 import type { ClientRegistration, StoredTokens } from "./store.js";
-import { grantTokens, type TokenContext } from "./tokens.js";
+import { clientSecretBasic, grantTokens, type TokenContext } from "./tokens.js";
 
 /**
  * A grant without a person (machine-to-machine), instead of the authorization code flow:
@@ -64,7 +63,7 @@ export async function machineClient(
     return { client: { ...client, token_endpoint_auth_method: "private_key_jwt" }, auth };
   }
   if (secret !== undefined)
-    return { client: { ...client, client_secret: secret }, auth: ClientSecretBasic(secret) };
+    return { client: { ...client, client_secret: secret }, auth: clientSecretBasic(secret) };
   return { client, auth: None() };
 }
 
@@ -111,7 +110,7 @@ async function exchangeAtIdp(
     ...(grant.idpClientSecret === undefined ? {} : { client_secret: grant.idpClientSecret }),
     source: "preregistered",
   };
-  const auth = grant.idpClientSecret === undefined ? None() : ClientSecretBasic(grant.idpClientSecret);
+  const auth = grant.idpClientSecret === undefined ? None() : clientSecretBasic(grant.idpClientSecret);
   const params: { [key: string]: string } = {
     requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
     subject_token: await grant.idToken(),

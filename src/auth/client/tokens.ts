@@ -4,7 +4,6 @@ import {
   authorizationCodeGrantRequest,
   type Client,
   type ClientAuth,
-  ClientSecretBasic,
   ClientSecretPost,
   customFetch,
   type DPoPHandle,
@@ -18,6 +17,7 @@ import {
   refreshTokenGrantRequest,
   type TokenEndpointResponse,
 } from "oauth4webapi";
+import { toBase64 } from "../../jsonrpc/base64.js";
 import { authError } from "./errors.js";
 import type { AuthHttp } from "./http.js";
 import type { ClientRegistration, StoredTokens } from "./store.js";
@@ -32,6 +32,22 @@ export interface TokenContext {
   readonly dpop?: DPoPHandle;
   /** Milliseconds since the epoch. */
   readonly now: number;
+}
+
+/**
+ * `client_secret_basic` (RFC 6749 §2.3.1): id and secret form-urlencoded (WHATWG `application/x-www-form-urlencoded`,
+ * which keeps `-`, `.`, `_` and `*`), joined by `:`, base64. Hand-written: the library also percent-encodes
+ * `-._!~*'()`, which servers that do not decode the Basic credentials reject (`pre%2Dregistered`).
+ */
+export function clientSecretBasic(secret: string): ClientAuth {
+  return (_as, client, _body, headers) => {
+    const credentials = `${formEncode(client.client_id)}:${formEncode(secret)}`;
+    headers.set("authorization", `Basic ${toBase64(new TextEncoder().encode(credentials))}`);
+  };
+}
+
+function formEncode(value: string): string {
+  return new URLSearchParams({ v: value }).toString().slice(2);
 }
 
 /** The library's view of a registration. */
@@ -55,7 +71,7 @@ export function clientAuthOf(client: ClientRegistration, as: AuthorizationServer
     method = Array.isArray(offered) ? usable.find((m) => offered.includes(m)) : undefined;
     method ??= secret === undefined ? "none" : "client_secret_basic";
   }
-  if (method === "client_secret_basic" && secret !== undefined) return ClientSecretBasic(secret);
+  if (method === "client_secret_basic" && secret !== undefined) return clientSecretBasic(secret);
   if (method === "client_secret_post" && secret !== undefined) return ClientSecretPost(secret);
   return None();
 }
