@@ -98,10 +98,18 @@ function oauthClient(): OAuthClient {
   });
 }
 
+/**
+ * The harness starts every scenario of a requirement set at once, each with its own client process: on a busy
+ * 2-core machine a mock server may take more than the default 5 s to answer a notification.
+ */
+const policy = { connectTimeoutMs: 20_000 };
+
 /** A connected client for the scenario's server, in the era the harness asked for. */
 async function connect(extra: Partial<ClientOptions> = {}): Promise<Client> {
   const transport = new StreamableHttpClientTransport(
-    scenario.startsWith("auth/") ? { url, logger, authProvider: oauthClient() } : { url, logger },
+    scenario.startsWith("auth/")
+      ? { url, logger, policy, authProvider: oauthClient() }
+      : { url, logger, policy },
   );
   const client = new Client({
     transport,
