@@ -42,6 +42,8 @@ export interface WorldConfig {
   refresh: boolean;
   /** Authorization methods of the token endpoint. */
   authMethods: string[];
+  /** Scopes never granted, whatever is asked. */
+  withhold: string[];
 }
 
 export interface TokenRecord {
@@ -71,17 +73,29 @@ export interface OAuthWorld {
   tokens: Map<string, TokenRecord>;
   /** Stops accepting `token` (as if revoked or expired at the server). */
   revoke(token: string): void;
+  /** Forgets every access and refresh token. */
+  revokeAll(): void;
   close(): Promise<void>;
 }
 
 export async function startOAuthWorld(): Promise<OAuthWorld> {
   const mcp = new ServerBuilder({ serverInfo: { name: "oauth-world", version: "1.0.0" } })
-    .tool({ name: "read", inputSchema: { type: "object" } }, () => ({ content: [{ type: "text", text: "read" }] }))
-    .tool({ name: "write", inputSchema: { type: "object" } }, () => ({ content: [{ type: "text", text: "wrote" }] }))
+    .tool({ name: "read", inputSchema: { type: "object" } }, () => ({
+      content: [{ type: "text", text: "read" }],
+    }))
+    .tool({ name: "write", inputSchema: { type: "object" } }, () => ({
+      content: [{ type: "text", text: "wrote" }],
+    }))
     .build();
   const handler = createHttpHandler(mcp);
   const mcpListener = toNodeHandler(handler);
-  const log: WorldLog = { requests: [], registrations: [], authorizations: [], tokenRequests: [], mcpAuth: [] };
+  const log: WorldLog = {
+    requests: [],
+    registrations: [],
+    authorizations: [],
+    tokenRequests: [],
+    mcpAuth: [],
+  };
   const tokens = new Map<string, TokenRecord>();
   const refreshTokens = new Map<string, TokenRecord>();
   const codes = new Map<string, TokenRecord & { challenge: string; redirectUri: string }>();
@@ -131,7 +145,7 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
           const code = `code-${++counter}`;
           codes.set(code, {
             issuer,
-            scopes: (params.scope ?? "").split(" ").filter(Boolean),
+            scopes: (params.scope ?? "").split(" ").filter((s) => s !== "" && !c.withhold.includes(s)),
             resource: params.resource ?? "",
             clientId: params.client_id ?? "",
             challenge: params.code_challenge ?? "",
@@ -139,7 +153,12 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
           });
           target.searchParams.set("code", code);
         }
-        const iss = { correct: issuer, missing: undefined, wrong: "https://evil.example", "trailing-slash": `${issuer}/` }[c.issMode];
+        const iss = {
+          correct: issuer,
+          missing: undefined,
+          wrong: "https://evil.example",
+          "trailing-slash": `${issuer}/`,
+        }[c.issMode];
         if (iss !== undefined) target.searchParams.set("iss", iss);
         res.writeHead(302, { location: target.href }).end();
         return;
@@ -159,7 +178,9 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
     if (params.grant_type === "authorization_code") {
       const code = codes.get(params.code ?? "");
       codes.delete(params.code ?? "");
-      const verified = createHash("sha256").update(params.code_verifier ?? "").digest("base64url");
+      const verified = createHash("sha256")
+        .update(params.code_verifier ?? "")
+        .digest("base64url");
       if (code === undefined || code.challenge !== verified || code.redirectUri !== params.redirect_uri) {
         return json(res, 400, { error: "invalid_grant" });
       }
@@ -169,7 +190,12 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
       refreshTokens.delete(params.refresh_token ?? "");
       if (record === undefined) return json(res, 400, { error: "invalid_grant" });
     } else if (params.grant_type === "client_credentials") {
-      record = { issuer, scopes: (params.scope ?? "").split(" ").filter(Boolean), resource: params.resource ?? "", clientId: "" };
+      record = {
+        issuer,
+        scopes: (params.scope ?? "").split(" ").filter(Boolean),
+        resource: params.resource ?? "",
+        clientId: "",
+      };
     } else {
       return json(res, 400, { error: "unsupported_grant_type" });
     }
@@ -227,6 +253,10 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
     issuer1: `${base}/as1`,
     issuer2: `${base}/as2`,
     revoke: (token: string) => tokens.delete(token),
+    revokeAll: () => {
+      tokens.clear();
+      refreshTokens.clear();
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -248,6 +278,7 @@ function defaults(): WorldConfig {
     expiresIn: 3600,
     refresh: true,
     authMethods: ["none"],
+    withhold: [],
   };
 }
 
@@ -261,7 +292,9 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
+  res
+    .writeHead(status, { "content-type": "application/json", "cache-control": "no-store" })
+    .end(JSON.stringify(body));
 }
 
 /** The "person": follows the authorization URL without a browser and hands back the redirect. */
