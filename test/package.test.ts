@@ -20,7 +20,7 @@ function walk(dir: string): string[] {
 const sources = walk(join(repoRoot, "src")).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
 
 /** Layers that run on Node only and may use its built-ins. */
-const NODE_ONLY_LAYERS = new Set(["stdio", "node", "cli", "skills-node"]);
+const NODE_ONLY_LAYERS = new Set(["stdio", "node", "cli", "skills-node", "auth-node"]);
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
@@ -29,9 +29,12 @@ function importsOf(file: string): string[] {
   return [...statics, ...dynamics];
 }
 
-/** The one runtime dependency, and the one source file that may import it (loaded by the core on demand). */
+/** The core's one runtime dependency, and the one source file that may import it (loaded by the core on demand). */
 const RUNTIME_DEPENDENCY = "@cfworker/json-schema";
 const DEPENDENCY_IMPORTER = join("src", "validation", "json-schema.ts");
+/** The OAuth library of mcpkit/auth: imported under src/auth only, never reached from a core entry. */
+const AUTH_DEPENDENCY = "oauth4webapi";
+const AUTH_ENTRIES = new Set(["./auth", "./auth/node"]);
 
 /** Static imports and re-exports of a built file, side-effect imports (`import "./chunk.js"`) included. */
 function builtImportsOf(file: string): string[] {
@@ -51,10 +54,12 @@ const ENTRIES = [
   "./validation",
   "./skills",
   "./skills/node",
+  "./auth",
+  "./auth/node",
 ];
 
 /** Entries that run on Node only and may import its built-ins. */
-const NODE_ONLY_ENTRIES = new Set(["./stdio", "./node", "./skills/node"]);
+const NODE_ONLY_ENTRIES = new Set(["./stdio", "./node", "./skills/node", "./auth/node"]);
 
 /** The commands the package installs (`bin`): Node-only programs built like the entries. */
 const BINS = Object.values(pkg.bin ?? {}).map((target) => join(repoRoot, target));
@@ -108,12 +113,17 @@ function walkBuilt(start: string, external: (spec: string) => boolean): Set<stri
 }
 
 describe("package shape", () => {
-  it("has one runtime dependency, the raw JSON Schema validator, imported by one file of its own layer", () => {
-    expect(Object.keys(pkg.dependencies ?? {})).toEqual([RUNTIME_DEPENDENCY]);
+  it("has two runtime dependencies: the raw JSON Schema validator (one file of its layer) and oauth4webapi (src/auth only)", () => {
+    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual([RUNTIME_DEPENDENCY, AUTH_DEPENDENCY].sort());
     const importers = sources
       .filter((file) => importsOf(file).includes(RUNTIME_DEPENDENCY))
       .map((file) => relative(repoRoot, file));
     expect(importers).toEqual([DEPENDENCY_IMPORTER]);
+    const authImporters = sources
+      .filter((file) => importsOf(file).includes(AUTH_DEPENDENCY))
+      .map((file) => relative(repoRoot, file));
+    expect(authImporters.length).toBeGreaterThan(0);
+    expect(authImporters.filter((file) => !file.startsWith(join("src", "auth", "")))).toEqual([]);
   });
 
   it("lists every entry with types first and no wildcard", () => {
@@ -146,8 +156,11 @@ describe("package shape", () => {
       skills: 2.5,
       http: 3,
       stdio: 3,
+      // mcpkit/auth: the OAuth client on the HTTP client transport's seam.
+      auth: 3.5,
       node: 4,
       "skills-node": 4,
+      "auth-node": 4,
       cli: 5,
     };
     const problems: string[] = [];
@@ -157,6 +170,7 @@ describe("package shape", () => {
       for (const spec of importsOf(file)) {
         if (!spec.startsWith(".")) {
           if (spec === RUNTIME_DEPENDENCY && relative(repoRoot, file) === DEPENDENCY_IMPORTER) continue;
+          if (spec === AUTH_DEPENDENCY && layer === "auth") continue;
           if (!(NODE_ONLY_LAYERS.has(layer) && spec.startsWith("node:"))) {
             problems.push(`${relative(repoRoot, file)} imports package ${spec}`);
           }
@@ -225,11 +239,15 @@ describe("package shape", () => {
         builtEntry(entry),
         (spec) =>
           (NODE_ONLY_ENTRIES.has(entry) && spec.startsWith("node:")) ||
-          (entry === "./validation" && spec === RUNTIME_DEPENDENCY),
+          (entry === "./validation" && spec === RUNTIME_DEPENDENCY) ||
+          (AUTH_ENTRIES.has(entry) && spec === AUTH_DEPENDENCY),
       );
       // Only mcpkit/validation reaches the dependency statically; the core entries never do.
       const reachesDependency = [...seen].some((file) => builtImportsOf(file).includes(RUNTIME_DEPENDENCY));
       expect(reachesDependency, entry).toBe(entry === "./validation");
+      // Only mcpkit/auth (and mcpkit/auth/node) reach oauth4webapi: the core's import graph stays free of it.
+      const reachesAuth = [...seen].some((file) => builtImportsOf(file).includes(AUTH_DEPENDENCY));
+      expect(reachesAuth, entry).toBe(AUTH_ENTRIES.has(entry));
       // The core entries share code with the others through chunks; the walk must have gone into them.
       if (entry === "." || entry === "./server" || entry === "./client") {
         expect(

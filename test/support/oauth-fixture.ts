@@ -182,13 +182,17 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
         .update(params.code_verifier ?? "")
         .digest("base64url");
       if (code === undefined || code.challenge !== verified || code.redirectUri !== params.redirect_uri) {
-        return json(res, 400, { error: "invalid_grant" });
+        json(res, 400, { error: "invalid_grant" });
+        return;
       }
       record = code;
     } else if (params.grant_type === "refresh_token") {
       record = refreshTokens.get(params.refresh_token ?? "");
       refreshTokens.delete(params.refresh_token ?? "");
-      if (record === undefined) return json(res, 400, { error: "invalid_grant" });
+      if (record === undefined) {
+        json(res, 400, { error: "invalid_grant" });
+        return;
+      }
     } else if (params.grant_type === "client_credentials") {
       record = {
         issuer,
@@ -197,7 +201,8 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
         clientId: "",
       };
     } else {
-      return json(res, 400, { error: "unsupported_grant_type" });
+      json(res, 400, { error: "unsupported_grant_type" });
+      return;
     }
     const access = `at-${++counter}-${randomBytes(4).toString("hex")}`;
     tokens.set(access, record);

@@ -139,6 +139,6 @@ async function privateKeyOf(
   try {
     return await crypto.subtle.importKey("pkcs8", der, params, false, ["sign"]);
   } catch {
-    throw authError("token_request_failed", "privateKey could not be imported for " + algorithm);
+    throw authError("token_request_failed", `privateKey could not be imported for ${algorithm}`);
   }
 }

@@ -79,3 +79,11 @@ export function jsonObjectOf(document: FetchedDocument): { [key: string]: unknow
     return undefined;
   }
 }
+
+/**
+ * The client's `fetch` as the OAuth library calls it (its `customFetch`): the library's request options are
+ * fetch options (a `URLSearchParams` body included), which the transport's narrower `FetchLike` type does not say.
+ */
+export function libraryFetch(http: AuthHttp): (url: string, options: unknown) => Promise<Response> {
+  return (url, options) => http.fetch(url, options as RequestInit);
+}

@@ -133,7 +133,7 @@ export class OAuthClient implements HttpAuthProvider {
    * person must open; `finishAuthorization()` completes it.
    */
   async authorize(serverUrl: string | URL): Promise<AuthorizeResult> {
-    const state = this.stateOf(endpointOf(new URL(serverUrl)));
+    const state = this.stateOf(endpointOf(new URL(String(serverUrl))));
     const binding = await this.bind(state, undefined, false);
     try {
       const tokens = (await this.store.get(binding.key))?.tokens;
@@ -179,7 +179,7 @@ export class OAuthClient implements HttpAuthProvider {
 
   /** Forgets the tokens of `serverUrl` (its registration stays). */
   async signOut(serverUrl: string | URL): Promise<void> {
-    const binding = this.servers.get(endpointOf(new URL(serverUrl)))?.binding;
+    const binding = this.servers.get(endpointOf(new URL(String(serverUrl))))?.binding;
     if (binding === undefined) return;
     const { tokens: _, ...rest } = (await this.store.get(binding.key)) ?? {};
     await this.store.set(binding.key, rest);

@@ -5,7 +5,7 @@ import {
   dynamicClientRegistrationRequest,
 } from "oauth4webapi";
 import { authError } from "./errors.js";
-import { type AuthHttp, MAX_DOCUMENT_BYTES } from "./http.js";
+import { type AuthHttp, libraryFetch, MAX_DOCUMENT_BYTES } from "./http.js";
 import type { ClientRegistration } from "./store.js";
 
 /** A client registered with an authorization server beforehand (by hand, or by the vendor). */
@@ -113,7 +113,7 @@ async function register(
   let response: Response;
   try {
     response = await dynamicClientRegistrationRequest(metadata, body, {
-      [customFetch]: context.http.fetch,
+      [customFetch]: libraryFetch(context.http),
       [allowInsecureRequests]: true,
       signal: AbortSignal.timeout(context.http.timeoutMs),
     });

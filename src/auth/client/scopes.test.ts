@@ -16,7 +16,10 @@ describe("scope selection", () => {
   });
 
   it("unions in order without duplicates", () => {
-    expect(unionScopes(["mcp:basic"], splitScopes("mcp:write  mcp:basic"))).toEqual(["mcp:basic", "mcp:write"]);
+    expect(unionScopes(["mcp:basic"], splitScopes("mcp:write  mcp:basic"))).toEqual([
+      "mcp:basic",
+      "mcp:write",
+    ]);
   });
 
   it("adds offline_access only when the authorization server lists it, something else is asked, and it is wanted", () => {

@@ -19,7 +19,7 @@ import {
 } from "oauth4webapi";
 import { toBase64 } from "../../jsonrpc/base64.js";
 import { authError } from "./errors.js";
-import type { AuthHttp } from "./http.js";
+import { type AuthHttp, libraryFetch } from "./http.js";
 import type { ClientRegistration, StoredTokens } from "./store.js";
 
 /** What a token request needs besides its grant. */
@@ -78,7 +78,7 @@ export function clientAuthOf(client: ClientRegistration, as: AuthorizationServer
 
 function libOptions(context: TokenContext, extra: { [key: string]: string }) {
   return {
-    [customFetch]: context.http.fetch,
+    [customFetch]: libraryFetch(context.http),
     [allowInsecureRequests]: true,
     signal: () => AbortSignal.timeout(context.http.timeoutMs),
     additionalParameters: extra,

@@ -16,7 +16,9 @@ describe("parseWwwAuthenticate", () => {
   });
 
   it("undoes quoted-pair escapes and lowercases scheme and parameter names, not values", () => {
-    const [challenge] = parseWwwAuthenticate('BEARER Error=invalid_token, Error_Description="say \\"hi\\" \\\\ bye"');
+    const [challenge] = parseWwwAuthenticate(
+      'BEARER Error=invalid_token, Error_Description="say \\"hi\\" \\\\ bye"',
+    );
     expect(challenge).toEqual({
       scheme: "bearer",
       params: { error: "invalid_token", error_description: 'say "hi" \\ bye' },
@@ -40,7 +42,9 @@ describe("parseWwwAuthenticate", () => {
     ]);
     expect(parseWwwAuthenticate('Bearer a="x", b=')).toEqual([]);
     // `error=` alone is a token68, not a parameter.
-    expect(parseWwwAuthenticate("Bearer error=")).toEqual([{ scheme: "bearer", params: {}, token68: "error=" }]);
+    expect(parseWwwAuthenticate("Bearer error=")).toEqual([
+      { scheme: "bearer", params: {}, token68: "error=" },
+    ]);
     expect(parseWwwAuthenticate('Bearer error="a" junk')).toEqual([]);
     expect(parseWwwAuthenticate("")).toEqual([]);
     expect(parseWwwAuthenticate(undefined)).toEqual([]);
