@@ -21,17 +21,20 @@ export class FileCredentialStore implements CredentialStore {
 
   constructor(readonly path: string) {}
 
+  /** What is kept for `key`, if anything. */
   async get(key: CredentialKey): Promise<StoredCredentials | undefined> {
     await this.queue.catch(() => {});
     return (await this.read())[credentialKeyString(key)];
   }
 
+  /** Replaces what is kept for `key`. */
   set(key: CredentialKey, value: StoredCredentials): Promise<void> {
     return this.update((entries) => {
       entries[credentialKeyString(key)] = value;
     });
   }
 
+  /** Forgets `key`. */
   delete(key: CredentialKey): Promise<void> {
     return this.update((entries) => {
       delete entries[credentialKeyString(key)];

@@ -152,6 +152,8 @@ export function sourcePaths(root: string): { [name: string]: string[] } {
     "mcpkit/validation": src("validation/index.ts"),
     "mcpkit/skills": src("skills/index.ts"),
     "mcpkit/skills/node": src("skills-node/index.ts"),
+    "mcpkit/auth": src("auth/index.ts"),
+    "mcpkit/auth/node": src("auth-node/index.ts"),
   };
 }
 

@@ -31,7 +31,12 @@ export type MachineGrant =
       algorithm?: "ES256" | "RS256" | "PS256";
       audience?: string;
     }
-  | { type: "jwt_bearer"; clientId: string; assertion: () => string | Promise<string> }
+  | {
+      type: "jwt_bearer";
+      clientId: string;
+      /** The workload's JWT, fetched for each token request (it may be short-lived). */
+      assertion: () => string | Promise<string>;
+    }
   | {
       type: "enterprise";
       clientId: string;
@@ -39,6 +44,7 @@ export type MachineGrant =
       idpTokenEndpoint: string;
       idpClientId: string;
       idpClientSecret?: string;
+      /** The person's ID token from the identity provider, exchanged for an ID-JAG. */
       idToken: () => string | Promise<string>;
     };
 

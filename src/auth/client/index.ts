@@ -10,6 +10,7 @@ export {
 } from "./discovery.js";
 export { type AuthFailureReason, authError, isAuthFailure } from "./errors.js";
 export type { MachineGrant } from "./grants.js";
+export type { AuthHttp } from "./http.js";
 export { type AuthorizeResult, OAuthClient } from "./oauth-client.js";
 export type {
   AuthorizationUrlContext,

@@ -27,7 +27,9 @@ export type AuthorizationUrlHook = (
 
 /** Where the OAuth client reports automatic recoveries (never a token, code or secret). */
 export interface OAuthClientLogger {
+  /** A recovery that went as planned (a refresh, a step-up). */
   debug?(message: string, details?: { [key: string]: unknown }): void;
+  /** A recovery that needs attention (a refused refresh token, a server that moved). */
   warn(message: string, details?: { [key: string]: unknown }): void;
 }
 

@@ -45,8 +45,12 @@ export interface StoredCredentials {
  * await store.set({ resource: "https://mcp.example.com/mcp", issuer: "https://as.example.com" }, { tokens });
  */
 export interface CredentialStore {
+  /** What is kept for `key`, if anything. */
+  /** What is kept for `key`, if anything. */
   get(key: CredentialKey): Promise<StoredCredentials | undefined> | StoredCredentials | undefined;
+  /** Replaces what is kept for `key`. */
   set(key: CredentialKey, value: StoredCredentials): Promise<void> | void;
+  /** Forgets `key`. */
   delete(key: CredentialKey): Promise<void> | void;
 }
 
@@ -64,14 +68,17 @@ export function credentialKeyString(key: CredentialKey): string {
 export class MemoryCredentialStore implements CredentialStore {
   private readonly entries = new Map<string, StoredCredentials>();
 
+  /** What is kept for `key`, if anything. */
   get(key: CredentialKey): StoredCredentials | undefined {
     return this.entries.get(credentialKeyString(key));
   }
 
+  /** Replaces what is kept for `key`. */
   set(key: CredentialKey, value: StoredCredentials): void {
     this.entries.set(credentialKeyString(key), value);
   }
 
+  /** Forgets `key`. */
   delete(key: CredentialKey): void {
     this.entries.delete(credentialKeyString(key));
   }
