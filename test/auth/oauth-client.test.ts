@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { OAuthClient, type OAuthClientOptions } from "../../src/auth/index.js";
 import { Client } from "../../src/client/client.js";
+import { MAX_AUTH_RETRIES } from "../../src/http/client/auth-provider.js";
 import { StreamableHttpClientTransport } from "../../src/http/client/transport.js";
 import { McpkitError } from "../../src/jsonrpc/errors.js";
 import { followRedirect, type OAuthWorld, startOAuthWorld } from "../support/oauth-fixture.js";
@@ -317,5 +318,39 @@ describe("OAuthClient options and the transport seam", () => {
     expect(
       () => new StreamableHttpClientTransport({ url, authProvider: { headers: () => ({}) } as never }),
     ).toThrow(/authProvider/);
+  });
+
+  it("retries one request at most MAX_AUTH_RETRIES times, and reports a failing provider by name only", async () => {
+    const w = await world();
+    let challenges = 0;
+    const always = {
+      headers: () => ({ authorization: "Bearer nonsense" }),
+      onChallenge: () => {
+        challenges++;
+        return true;
+      },
+    };
+    const transport = new StreamableHttpClientTransport({ url: w.mcpUrl, authProvider: always });
+    const client = new Client({ transport, clientInfo: { name: "loop", version: "1.0.0" } });
+    clients.push(client);
+    expect((await rejection(client.connect())).details).toMatchObject({
+      reason: "unauthorized",
+      status: 401,
+    });
+    expect(w.log.mcpAuth).toHaveLength(MAX_AUTH_RETRIES + 1);
+    expect(challenges).toBe(MAX_AUTH_RETRIES);
+
+    const failing = {
+      headers: () => undefined,
+      onChallenge: () => {
+        throw new Error("secret-value leaked?");
+      },
+    };
+    const other = new StreamableHttpClientTransport({ url: w.mcpUrl, authProvider: failing });
+    const second = new Client({ transport: other, clientInfo: { name: "fail", version: "1.0.0" } });
+    clients.push(second);
+    const error = await rejection(second.connect());
+    expect(error.details).toMatchObject({ reason: "auth_provider_failed" });
+    expect(`${error.message}${JSON.stringify(error.details)}`).not.toContain("secret-value");
   });
 });
