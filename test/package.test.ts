@@ -264,6 +264,7 @@ describe("package shape", () => {
       expect(existsSync(bin), `${bin}: run \`npm run build\` first`).toBe(true);
       expect(readFileSync(bin, "utf8").startsWith("#!/usr/bin/env node\n"), bin).toBe(true);
       expect(statSync(bin).mode & 0o111, `${bin} is executable`).not.toBe(0);
+      // Static imports only: `--login` loads mcpkit/auth (and so oauth4webapi) with a dynamic import.
       walkBuilt(bin, (spec) => spec.startsWith("node:"));
     }
   });
