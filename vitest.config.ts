@@ -18,6 +18,7 @@ export default defineConfig({
       { find: /^mcpkit\/skills\/node$/, replacement: src("skills-node/index.ts") },
       { find: /^mcpkit\/redis$/, replacement: src("redis/index.ts") },
       { find: /^mcpkit\/auth$/, replacement: src("auth/index.ts") },
+      { find: /^mcpkit\/auth\/node$/, replacement: src("auth-node/index.ts") },
     ],
   },
   test: {

@@ -6,6 +6,7 @@
 // argument, and sets MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_PROTOCOL_VERSION and, for some scenarios,
 // MCP_CONFORMANCE_CONTEXT (JSON). It picks the era from the protocol version (2026-07-28: stateless, anything
 // else: initialize), does what the scenario asks, and exits 0, or 1 with the error on stderr.
+import { type MachineGrant, OAuthClient } from "mcpkit/auth";
 import { Client, type ClientOptions } from "mcpkit/client";
 import { StreamableHttpClientTransport } from "mcpkit/http";
 import { SkillsClient } from "mcpkit/skills";
@@ -30,9 +31,86 @@ const logger = {
     console.error(`debug: ${message}`, JSON.stringify(details ?? {})),
 };
 
+/** The CIMD URL the harness expects (it never fetches it). */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+/**
+ * The harness has no browser: its authorization endpoint redirects at once, so the "user agent" fetches the URL
+ * without following redirects and hands the Location (the redirect with code, state and iss) back.
+ */
+async function followAuthorization(authorizationUrl: URL): Promise<string | undefined> {
+  const response = await fetch(authorizationUrl, { redirect: "manual" });
+  await response.body?.cancel();
+  return response.headers.get("location") ?? undefined;
+}
+
+/** The machine grant of the extension scenarios that have one, from the context the harness passes. */
+function machineGrant(): MachineGrant | undefined {
+  const text = (key: string) => (typeof context[key] === "string" ? (context[key] as string) : undefined);
+  const clientId = text("client_id") ?? "";
+  if (scenario === "auth/client-credentials-basic") {
+    return { type: "client_credentials", clientId, clientSecret: text("client_secret") ?? "" };
+  }
+  if (scenario === "auth/client-credentials-jwt") {
+    const algorithm = text("signing_algorithm") === "RS256" ? "RS256" : "ES256";
+    return { type: "client_credentials", clientId, privateKey: text("private_key_pem") ?? "", algorithm };
+  }
+  if (scenario === "auth/wif-jwt-bearer") {
+    return { type: "jwt_bearer", clientId, assertion: () => text("valid_jwt") ?? "" };
+  }
+  if (scenario === "auth/enterprise-managed-authorization") {
+    const secret = text("client_secret");
+    return {
+      type: "enterprise",
+      clientId,
+      ...(secret === undefined ? {} : { clientSecret: secret }),
+      idpTokenEndpoint: text("idp_token_endpoint") ?? "",
+      idpClientId: text("idp_client_id") ?? "",
+      idToken: () => text("idp_id_token") ?? "",
+    };
+  }
+  return undefined;
+}
+
+/** The OAuth client for auth/* scenarios: mcpkit/auth with the harness's redirect stub. */
+function oauthClient(): OAuthClient {
+  const grant = machineGrant();
+  const clientId = context.client_id;
+  const preRegistered =
+    scenario === "auth/pre-registration" && typeof clientId === "string"
+      ? [
+          {
+            clientId,
+            ...(typeof context.client_secret === "string" ? { clientSecret: context.client_secret } : {}),
+            ...(typeof context.issuer === "string" ? { issuer: context.issuer } : {}),
+          },
+        ]
+      : [];
+  return new OAuthClient({
+    redirectUri: "http://localhost:3000/callback",
+    onAuthorizationUrl: followAuthorization,
+    clientName: "mcpkit-conformance-client",
+    clientIdMetadataUrl: CLIENT_METADATA_URL,
+    clients: preRegistered,
+    dpop: true,
+    logger,
+    ...(grant === undefined ? {} : { grant }),
+  });
+}
+
+/**
+ * The harness starts every scenario of a requirement set at once, each with its own client process: on a busy
+ * 2-core machine a mock server may take more than the default 5 s to answer a notification.
+ */
+const policy = { connectTimeoutMs: 20_000 };
+
 /** A connected client for the scenario's server, in the era the harness asked for. */
 async function connect(extra: Partial<ClientOptions> = {}): Promise<Client> {
-  const transport = new StreamableHttpClientTransport({ url, logger });
+  const transport = new StreamableHttpClientTransport(
+    scenario.startsWith("auth/")
+      ? { url, logger, policy, authProvider: oauthClient() }
+      : { url, logger, policy },
+  );
   const client = new Client({
     transport,
     clientInfo: { name: "mcpkit-conformance-client", version: "0.1.0" },
@@ -72,6 +150,12 @@ async function loadFirstSkill(client: Client): Promise<void> {
   if (Array.isArray(first.resources)) {
     for (const file of first.resources) if (file.uri !== first.uri) await loaded.readFile(file.uri);
   }
+}
+
+/** Every auth scenario: two authorized requests (the second, a tool call, is where step-up happens). */
+async function listAndCall(client: Client): Promise<void> {
+  await client.listTools();
+  await client.callTool("test-tool", {});
 }
 
 const scenarios: { [name: string]: (client: Client) => Promise<void> } = {
@@ -145,7 +229,9 @@ async function main(): Promise<void> {
   if (!url.startsWith("http")) throw new Error("usage: client.js <server URL>");
   const client = await connect();
   try {
-    const run = scenarios[scenario] ?? (async (c: Client) => void (await c.listTools()));
+    const run =
+      scenarios[scenario] ??
+      (scenario.startsWith("auth/") ? listAndCall : async (c: Client) => void (await c.listTools()));
     await run(client);
   } finally {
     await client.close();

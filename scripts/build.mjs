@@ -16,6 +16,7 @@ const LIBRARY = [
   "skills-node/index",
   "redis/index",
   "auth/index",
+  "auth-node/index",
 ];
 // The `mcpkit` command (bin): its `#!/usr/bin/env node` line is kept by esbuild; it shares the library's chunks.
 const ENTRIES = [...LIBRARY, "cli/main"];
@@ -33,8 +34,8 @@ await build({
   format: "esm",
   platform: "neutral",
   target: "node20",
-  // Packages stay imports: the one runtime dependency (@cfworker/json-schema) is imported by the validation chunk
-  // only, which the core loads with a dynamic import; Node built-ins (used by stdio and node only) too.
+  // Packages stay imports: @cfworker/json-schema is imported by the validation chunk only, which the core loads
+  // with a dynamic import; oauth4webapi by mcpkit/auth only; Node built-ins (used by Node-only entries) too.
   packages: "external",
   external: ["node:*"],
   tsconfig: "tsconfig.build.json",

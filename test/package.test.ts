@@ -20,7 +20,7 @@ function walk(dir: string): string[] {
 const sources = walk(join(repoRoot, "src")).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
 
 /** Layers that run on Node only and may use its built-ins. */
-const NODE_ONLY_LAYERS = new Set(["stdio", "node", "cli", "skills-node", "redis"]);
+const NODE_ONLY_LAYERS = new Set(["stdio", "node", "cli", "skills-node", "redis", "auth-node"]);
 
 /** The Redis client: a peer dependency of mcpkit/redis, imported by that layer only. */
 const REDIS_PEER = "redis";
@@ -32,12 +32,13 @@ function importsOf(file: string): string[] {
   return [...statics, ...dynamics];
 }
 
-/** The one runtime dependency, and the one source file that may import it (loaded by the core on demand). */
+/** The core's one runtime dependency, and the one source file that may import it (loaded by the core on demand). */
 const RUNTIME_DEPENDENCY = "@cfworker/json-schema";
 const DEPENDENCY_IMPORTER = join("src", "validation", "json-schema.ts");
 /** The OAuth library of mcpkit/auth: imported under src/auth only, never reached from the core entries. */
 const AUTH_DEPENDENCY = "oauth4webapi";
 const AUTH_LAYER = join("src", "auth");
+const AUTH_ENTRIES = new Set(["./auth", "./auth/node"]);
 
 /** Static imports and re-exports of a built file, side-effect imports (`import "./chunk.js"`) included. */
 function builtImportsOf(file: string): string[] {
@@ -59,10 +60,11 @@ const ENTRIES = [
   "./skills/node",
   "./redis",
   "./auth",
+  "./auth/node",
 ];
 
 /** Entries that run on Node only and may import its built-ins. */
-const NODE_ONLY_ENTRIES = new Set(["./stdio", "./node", "./skills/node", "./redis"]);
+const NODE_ONLY_ENTRIES = new Set(["./stdio", "./node", "./skills/node", "./redis", "./auth/node"]);
 
 /** The commands the package installs (`bin`): Node-only programs built like the entries. */
 const BINS = Object.values(pkg.bin ?? {}).map((target) => join(repoRoot, target));
@@ -85,8 +87,12 @@ function expectOnlyTheValidatorLoadedDynamically(file: string): void {
   );
   for (const spec of dynamic) {
     const target = relative(join(repoRoot, "dist"), resolve(dirname(file), spec));
+    // The command's `--login` loads mcpkit/auth (and oauth4webapi with it) on demand, like the validator.
+    const login =
+      relative(repoRoot, file) === join("dist", "cli", "main.js") &&
+      (target === join("auth", "index.js") || target === join("auth-node", "index.js"));
     expect(
-      /^chunks\/json-schema-[A-Z0-9]+\.js$/.test(target),
+      login || /^chunks\/json-schema-[A-Z0-9]+\.js$/.test(target),
       `${relative(repoRoot, file)} loads ${spec}`,
     ).toBe(true);
   }
@@ -94,7 +100,7 @@ function expectOnlyTheValidatorLoadedDynamically(file: string): void {
 
 /**
  * Walks the static import graph of a built file: every file exists, loads nothing dynamically but the
- * validator's chunk, and imports only relative files or the outside specifiers `external` allows. Returns the
+ * validator's chunk (and, from the command, mcpkit/auth for `--login`), and imports only relative files or the outside specifiers `external` allows. Returns the
  * files reached.
  */
 function walkBuilt(start: string, external: (spec: string) => boolean): Set<string> {
@@ -174,11 +180,13 @@ describe("package shape", () => {
       skills: 2.5,
       http: 3,
       stdio: 3,
+      // mcpkit/auth: the OAuth client on the HTTP client transport's seam, the resource-server helpers on
+      // src/http's authenticate hook.
+      auth: 3.5,
       node: 4,
       "skills-node": 4,
       redis: 4,
-      // mcpkit/auth: the resource-server helpers plug into src/http's authenticate hook.
-      auth: 3.5,
+      "auth-node": 4,
       cli: 5,
     };
     const problems: string[] = [];
@@ -260,16 +268,17 @@ describe("package shape", () => {
           (NODE_ONLY_ENTRIES.has(entry) && spec.startsWith("node:")) ||
           (entry === "./validation" && spec === RUNTIME_DEPENDENCY) ||
           (entry === "./redis" && spec === REDIS_PEER) ||
-          (entry === "./auth" && spec === AUTH_DEPENDENCY),
+          (AUTH_ENTRIES.has(entry) && spec === AUTH_DEPENDENCY),
       );
-      // Only mcpkit/redis reaches the Redis client and only mcpkit/auth the OAuth library; the core stays free of both.
+      // Only mcpkit/redis reaches the Redis client and only mcpkit/auth(/node) the OAuth library; the core stays free of both.
       const reachesRedis = [...seen].some((file) => builtImportsOf(file).includes(REDIS_PEER));
       expect(reachesRedis, entry).toBe(entry === "./redis");
-      const reachesAuth = [...seen].some((file) => builtImportsOf(file).includes(AUTH_DEPENDENCY));
-      expect(reachesAuth, entry).toBe(entry === "./auth");
       // Only mcpkit/validation reaches the dependency statically; the core entries never do.
       const reachesDependency = [...seen].some((file) => builtImportsOf(file).includes(RUNTIME_DEPENDENCY));
       expect(reachesDependency, entry).toBe(entry === "./validation");
+      // Only mcpkit/auth (and mcpkit/auth/node) reach oauth4webapi: the core's import graph stays free of it.
+      const reachesAuth = [...seen].some((file) => builtImportsOf(file).includes(AUTH_DEPENDENCY));
+      expect(reachesAuth, entry).toBe(AUTH_ENTRIES.has(entry));
       // The core entries share code with the others through chunks; the walk must have gone into them.
       if (entry === "." || entry === "./server" || entry === "./client") {
         expect(
@@ -286,6 +295,7 @@ describe("package shape", () => {
       expect(existsSync(bin), `${bin}: run \`npm run build\` first`).toBe(true);
       expect(readFileSync(bin, "utf8").startsWith("#!/usr/bin/env node\n"), bin).toBe(true);
       expect(statSync(bin).mode & 0o111, `${bin} is executable`).not.toBe(0);
+      // Static imports only: `--login` loads mcpkit/auth (and so oauth4webapi) with a dynamic import.
       walkBuilt(bin, (spec) => spec.startsWith("node:"));
     }
   });

@@ -45,6 +45,10 @@ export interface CliArgs {
   uris: string[];
   verbose: boolean;
   allowHttp: boolean;
+  /** `--login`: log in with OAuth when the HTTP server asks (401). */
+  login: boolean;
+  /** `--credentials FILE`: where `--login` keeps registrations and tokens (default: under the config dir). */
+  credentials: string | undefined;
 }
 
 export type ParsedCommandLine = { kind: "help" } | { kind: "version" } | { kind: "run"; args: CliArgs };
@@ -65,6 +69,8 @@ const OPTIONS = {
   uri: { type: "string", multiple: true },
   verbose: { type: "boolean", short: "v" },
   "allow-http": { type: "boolean" },
+  login: { type: "boolean" },
+  credentials: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } as const;
@@ -144,6 +150,10 @@ function checked(target: Target, command: CommandName, operands: string[], value
   if (values.header !== undefined && target.kind !== "http") {
     throw new UsageError("--header applies to an HTTP target only");
   }
+  if ((values.login === true || values.credentials !== undefined) && target.kind !== "http") {
+    throw new UsageError("--login and --credentials apply to an HTTP target only");
+  }
+  if (values.credentials === "") throw new UsageError("--credentials needs a file path");
   const ref = completionRef(command, values);
   return {
     target,
@@ -160,6 +170,8 @@ function checked(target: Target, command: CommandName, operands: string[], value
     uris: values.uri ?? [],
     verbose: values.verbose === true,
     allowHttp: values["allow-http"] === true,
+    login: values.login === true || values.credentials !== undefined,
+    credentials: values.credentials,
   };
 }
 

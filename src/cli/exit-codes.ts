@@ -28,7 +28,15 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-const CONNECTION_CODES = new Set(["TRANSPORT", "TIMEOUT", "CLOSED", "MESSAGE_TOO_LARGE", "ABORTED"]);
+// UNAUTHORIZED: the OAuth login of `--login` failed or was refused (no connection without it).
+const CONNECTION_CODES = new Set([
+  "TRANSPORT",
+  "TIMEOUT",
+  "CLOSED",
+  "MESSAGE_TOO_LARGE",
+  "ABORTED",
+  "UNAUTHORIZED",
+]);
 const PROTOCOL_CODES = new Set([
   "PROTOCOL",
   "VERSION_NEGOTIATION",

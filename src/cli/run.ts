@@ -4,6 +4,7 @@ import { inspect } from "./commands.js";
 import { classifyError, ExitCode, type ExitStatus, type Failure } from "./exit-codes.js";
 import { type CliIo, Output } from "./io.js";
 import { listen } from "./listen.js";
+import { type CliLogin, startCliLogin } from "./login.js";
 import { openSession, type Session } from "./session.js";
 import { safe } from "./table.js";
 import { type OpenedTarget, openTarget } from "./target.js";
@@ -41,8 +42,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitSt
   const out = new Output(io, args.json);
   let opened: OpenedTarget | undefined;
   let session: Session | undefined;
+  let login: CliLogin | undefined;
   try {
-    opened = openTarget(args);
+    if (args.login) login = await startCliLogin(args, out);
+    opened = openTarget(args, login?.provider);
     session = await openSession(args, out, opened);
     const command = args.command === "call" ? call : args.command === "listen" ? listen : inspect;
     return await command(session, args, out);
@@ -55,6 +58,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitSt
     return report(classifyError(error), out, opened);
   } finally {
     await session?.close().catch(() => {});
+    await login?.close().catch(() => {});
   }
 }
 

@@ -1,4 +1,4 @@
-import { StreamableHttpClientTransport } from "../http/index.js";
+import { type HttpAuthProvider, StreamableHttpClientTransport } from "../http/index.js";
 import { nodeHttp } from "../node/index.js";
 import { launchStdio } from "../stdio/index.js";
 import type { Transport } from "../transports/transport.js";
@@ -18,18 +18,20 @@ const STDERR_TAIL_CHARS = 4_000;
 
 /**
  * Builds the transport for the command line's target: Streamable HTTP on `node:http` for a URL (with the
- * `--header`s; plain http to a non-loopback host only with `--allow-http`), or a launched subprocess for
+ * `--header`s and the `--login` OAuth provider; plain http to a non-loopback host only with `--allow-http`), or a
+ * launched subprocess for
  * `-- program args` (its stderr kept quietly, or passed through with `--verbose`).
  *
  * @example
  * const { transport } = openTarget(args);
  */
-export function openTarget(args: CliArgs): OpenedTarget {
+export function openTarget(args: CliArgs, authProvider?: HttpAuthProvider): OpenedTarget {
   const { target } = args;
   if (target.kind === "http") {
     const transport = new StreamableHttpClientTransport({
       url: target.url,
       headers: args.headers,
+      ...(authProvider === undefined ? {} : { authProvider }),
       http: nodeHttp(),
       // The operation deadline is --timeout; the HTTP layer must not give up sooner on a slow, silent tool.
       policy: {

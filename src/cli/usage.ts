@@ -30,6 +30,9 @@ Flags:
   --timeout MS                      deadline of each operation, input prompts included (default 60000)
   --log-level LEVEL                 ask for server log messages at LEVEL and above (shown on stderr)
   --allow-http                      allow plain http to a host that is not loopback
+  --login                           log in with OAuth when the server asks: prints the URL to open, waits for
+                                    the browser's redirect on 127.0.0.1, keeps the tokens for the next run
+  --credentials FILE                where --login keeps tokens (default ~/.config/mcpkit/credentials.json)
   -v, --verbose                     pass the server's stderr through, show client warnings
   -h, --help                        this text
   --version                         the mcpkit version

@@ -5,6 +5,12 @@
 
 export type { Clock } from "../jsonrpc/clock.js";
 export type { HeaderParam } from "../protocol/routing-headers.js";
+export {
+  type AuthChallenge,
+  type HttpAuthProvider,
+  isAuthProvider,
+  MAX_AUTH_RETRIES,
+} from "./client/auth-provider.js";
 export type {
   HeaderRecord,
   HttpClient,

@@ -89,7 +89,14 @@ export type McpkitErrorCode =
    */
   | "INVALID_RESULT"
   /** A shared service (the cluster's bus or store, e.g. Redis) could not be reached; `details.reason` says which. */
-  | "UNAVAILABLE";
+  | "UNAVAILABLE"
+
+  /**
+   * Authorization failed or needs a person (`mcpkit/auth`): `details.reason` says why (`interaction_required`
+   * with `details.authorizationUrl`, `issuer_mismatch`, `resource_mismatch`, ...). Never carries a token, code or
+   * secret.
+   */
+  | "UNAUTHORIZED";
 
 /**
  * A local error with a stable string `code`. Never sent on the wire. `details` carries structured facts (the

@@ -1,5 +1,6 @@
 import { joinChunks } from "../../jsonrpc/codec.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
+import { type AuthChallenge, type HttpAuthProvider, MAX_AUTH_RETRIES } from "./auth-provider.js";
 import type { HeaderRecord, HttpClient, HttpClientExchange, HttpClientResponse } from "./exchange.js";
 import { type AuthHook, type AuthRequest, checkExtraHeaders } from "./headers.js";
 import { type HttpClientSecurityPolicy, redactUrl } from "./policy.js";
@@ -105,6 +106,7 @@ export class HttpRequester {
     private readonly staticHeaders: HeaderRecord,
     private readonly auth: AuthHook | undefined,
     readonly closing: AbortSignal,
+    private readonly provider?: HttpAuthProvider,
   ) {
     this.slots = new Slots(policy.maxConcurrentRequests);
     this.shownUrl = redactUrl(url);
@@ -128,13 +130,67 @@ export class HttpRequester {
     this.http.close?.();
   }
 
-  /** Sends one request and resolves once its head arrived; the body is read through the returned response. */
+  /**
+   * Sends one request and resolves once its head arrived; the body is read through the returned response. With
+   * an auth provider, a 401 / 403 goes to it first, and the request is sent again when it says so.
+   */
   async open(call: HttpCall): Promise<OpenResponse> {
+    const provider = this.provider;
+    if (provider === undefined) return this.openOnce(call, undefined);
+    const request = this.authRequestOf(call);
+    for (let attempt = 0; ; attempt++) {
+      const sent = await this.guarded(async () =>
+        checkExtraHeaders(await provider.headers(request), "authProvider"),
+      );
+      const response = await this.openOnce(call, sent);
+      const { status } = response;
+      if ((status !== 401 && status !== 403) || attempt >= MAX_AUTH_RETRIES) return response;
+      const challenge: AuthChallenge = {
+        status,
+        request,
+        header: (name) => response.header(name),
+        sent,
+        attempt,
+      };
+      // The head is all the provider reads: the slot is free while it recovers (a login may take minutes).
+      response.discard();
+      const retry = await this.guarded(() => provider.onChallenge(challenge), call.signal);
+      if (retry !== true) {
+        const what = call.mcpMethod ?? `a ${call.method}`;
+        throw new McpkitError("TRANSPORT", `the server answered ${what} with HTTP ${status}`, {
+          details: { reason: status === 401 ? "unauthorized" : "forbidden", status },
+        });
+      }
+    }
+  }
+
+  /** Runs a provider step; its own McpkitError passes, anything else is reported by name only (it may quote a secret). */
+  private async guarded<T>(step: () => T | Promise<T>, signal?: AbortSignal): Promise<T> {
+    const aborted = [this.closing, signal].filter((s): s is AbortSignal => s !== undefined);
+    for (const s of aborted) if (s.aborted) throw s.reason;
+    let onAbort: (() => void) | undefined;
+    const stop = new Promise<never>((_, reject) => {
+      onAbort = () => reject(aborted.find((s) => s.aborted)?.reason);
+      for (const s of aborted) s.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([Promise.resolve().then(step), stop]);
+    } catch (error) {
+      if (error instanceof McpkitError || aborted.some((s) => s.aborted)) throw error;
+      throw new McpkitError("TRANSPORT", "the auth provider failed", {
+        details: { reason: "auth_provider_failed" },
+      });
+    } finally {
+      for (const s of aborted) if (onAbort) s.removeEventListener("abort", onAbort);
+    }
+  }
+
+  private async openOnce(call: HttpCall, provided: HeaderRecord | undefined): Promise<OpenResponse> {
     if (this.closing.aborted && call.final !== true) throw this.closing.reason;
     const release = this.slots.tryAcquire() ?? (await this.slots.acquire(call.signal));
     const control = new CallControl(this, call.kind, call.signal);
     try {
-      const auth = this.auth === undefined ? undefined : await this.authHeaders(call);
+      const auth = this.auth === undefined ? provided : await this.authHeaders(call);
       // Compression is off: the body's bytes are the bytes the limits count.
       const headers =
         auth === undefined
@@ -175,15 +231,17 @@ export class HttpRequester {
     }
   }
 
+  private authRequestOf(call: HttpCall): AuthRequest {
+    return call.mcpMethod === undefined
+      ? { method: call.method, url: this.shownUrl }
+      : { method: call.method, url: this.shownUrl, mcpMethod: call.mcpMethod };
+  }
+
   private async authHeaders(call: HttpCall): Promise<HeaderRecord> {
     if (this.auth === undefined) return {};
-    const request: AuthRequest =
-      call.mcpMethod === undefined
-        ? { method: call.method, url: this.shownUrl }
-        : { method: call.method, url: this.shownUrl, mcpMethod: call.mcpMethod };
     let supplied: unknown;
     try {
-      supplied = await this.auth(request);
+      supplied = await this.auth(this.authRequestOf(call));
     } catch {
       // The hook's error may quote its secret: only the fact that it failed is reported.
       throw new McpkitError("TRANSPORT", "the auth hook failed", { details: { reason: "auth_hook_failed" } });

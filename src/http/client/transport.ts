@@ -27,53 +27,20 @@ import type {
   TransportSendOptions,
 } from "../../transports/transport.js";
 import { errorOf, readJsonAnswer, readStreamAnswer } from "./answer.js";
-import type { HeaderRecord, HttpClient } from "./exchange.js";
-import { type FetchLike, httpStackOf } from "./fetch.js";
-import { type AuthHook, checkExtraHeaders } from "./headers.js";
+import { isAuthProvider } from "./auth-provider.js";
+import { httpStackOf } from "./fetch.js";
+import { checkExtraHeaders } from "./headers.js";
 import { transportLoggers } from "./loggers.js";
-import {
-  checkEndpointUrl,
-  type HttpClientPolicyInput,
-  type HttpClientSecurityPolicy,
-  httpClientPolicy,
-} from "./policy.js";
+import { KNOWN_KEYS, type StreamableHttpClientOptions } from "./options.js";
+import { checkEndpointUrl, type HttpClientSecurityPolicy, httpClientPolicy } from "./policy.js";
 import { HttpRequester, type OpenResponse } from "./requester.js";
 import { failureDetails, LegacySession } from "./session.js";
 import { ToolSchemaIndex } from "./tool-schema-index.js";
 
+export type { StreamableHttpClientOptions } from "./options.js";
+
 /** Pages of `tools/list` fetched to refresh the tool schemas after a `-32020` on an `Mcp-Param-*` header. */
 export const MAX_REFRESH_PAGES = 32;
-
-/**
- * Options of {@link StreamableHttpClientTransport}. Unknown keys and bad values are rejected with `McpkitError`
- * `INVALID_CONFIG`.
- */
-export interface StreamableHttpClientOptions {
-  /** The MCP endpoint, e.g. `https://mcp.example.com/mcp`. Checked against the policy's URL rules. */
-  url: string | URL;
-  /** The security policy: a preset (`default`, `gateway`) and overrides. See {@link httpClientPolicy}. */
-  policy?: HttpClientPolicyInput;
-  /** Extra headers on every request. A name the transport owns (MCP headers, `Accept`, ...) is an error. */
-  headers?: HeaderRecord;
-  /** Supplies headers per request (e.g. a bearer token); its output is never logged or put in errors. */
-  auth?: AuthHook;
-  /** The `fetch` to use (default: the platform's). Not with `http`. */
-  fetch?: FetchLike;
-  /**
-   * The HTTP stack to use instead of `fetch`, e.g. `nodeHttp()` from `mcpkit/node` (the fast path on Node). It
-   * belongs to this transport: `close()` releases it.
-   */
-  http?: HttpClient;
-  /** Where dropped tools and survived failures are reported (default: the client's logger, else `console`). */
-  logger?: TransportLogger;
-  /**
-   * Rate limit of this transport's own `logger` (or of `console`), as the client's `logIntervalMs`: default
-   * 60,000 ms, 0 logs every line. A logger the client passes is limited by the client already.
-   */
-  logIntervalMs?: number;
-}
-
-const KNOWN_KEYS = new Set(["url", "policy", "headers", "auth", "fetch", "http", "logger", "logIntervalMs"]);
 
 /** How one outgoing message travels: which revision's headers it gets. */
 type Wire =
@@ -136,11 +103,17 @@ export class StreamableHttpClientTransport implements Transport {
     const headers = checkExtraHeaders(options.headers, "headers");
     if (options.auth !== undefined && typeof options.auth !== "function")
       throw invalid("auth", "must be a function");
+    const provider = options.authProvider;
+    if (provider !== undefined && !isAuthProvider(provider))
+      throw invalid("authProvider", "must have headers() and onChallenge()");
+    if (provider !== undefined && options.auth !== undefined)
+      throw invalid("auth", "cannot be used with authProvider");
     const http = httpStackOf(options);
     const loggers = transportLoggers(options.logger, options.logIntervalMs);
     this.ownLogger = loggers.own;
     this.fallbackLogger = loggers.fallback;
-    this.requester = new HttpRequester(url, this.policy, http, headers, options.auth, this.closer.signal);
+    const { auth } = options;
+    this.requester = new HttpRequester(url, this.policy, http, headers, auth, this.closer.signal, provider);
     this.tools = new ToolSchemaIndex(this.policy.maxToolSchemas);
     this.session = new LegacySession(
       this.requester,
