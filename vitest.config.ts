@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^mcpkit\/validation$/, replacement: src("validation/index.ts") },
       { find: /^mcpkit\/skills$/, replacement: src("skills/index.ts") },
       { find: /^mcpkit\/skills\/node$/, replacement: src("skills-node/index.ts") },
+      { find: /^mcpkit\/apps$/, replacement: src("apps/index.ts") },
     ],
   },
   test: {

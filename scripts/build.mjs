@@ -14,6 +14,7 @@ const LIBRARY = [
   "validation/index",
   "skills/index",
   "skills-node/index",
+  "apps/index",
 ];
 // The `mcpkit` command (bin): its `#!/usr/bin/env node` line is kept by esbuild; it shares the library's chunks.
 const ENTRIES = [...LIBRARY, "cli/main"];
