@@ -23,7 +23,16 @@ export {
   defineApp,
 } from "./definition.js";
 export type { AppRule } from "./errors.js";
+export { checkOpenLink, type OpenLinkPolicy, type OpenLinkVerdict } from "./link-policy.js";
 export { toolUiLink, visibilityOf } from "./meta.js";
+export { type AppResourceReader, type ResolveAppOptions, type ResolvedApp, resolveApp } from "./resolve.js";
+export {
+  type AppSandbox,
+  type AppSandboxOptions,
+  allowAttribute,
+  appSandbox,
+  isCspOrigin,
+} from "./sandbox.js";
 export {
   type AppRegistration,
   appsHandler,
@@ -48,3 +57,4 @@ export type {
   UiResourceMeta,
   UiToolMeta,
 } from "./types.js";
+export { isAppCallable, isAppOnly, isModelOnly, modelVisibleTools } from "./visibility.js";

@@ -80,14 +80,16 @@ export function checkVisibility(value: unknown, code: McpkitErrorCode): AppVisib
   return [...value] as AppVisibility[];
 }
 
-/** A tool's visibility: its `_meta.ui.visibility`, or `["model", "app"]`. */
+/**
+ * A tool's visibility: its `_meta.ui.visibility`, or `["model", "app"]` when absent. Fails closed: unknown values
+ * are dropped, and a value that is not an array grants nothing.
+ */
 export function visibilityOf(tool: { _meta?: { [key: string]: unknown } | undefined }): AppVisibility[] {
   const ui = tool._meta?.ui;
   const given = isRecord(ui) ? ui.visibility : undefined;
-  if (Array.isArray(given) && given.every((v) => v === "model" || v === "app") && given.length > 0) {
-    return [...given] as AppVisibility[];
-  }
-  return ["model", "app"];
+  if (given === undefined) return ["model", "app"];
+  if (!Array.isArray(given)) return [];
+  return (["model", "app"] as const).filter((v) => given.includes(v));
 }
 
 const CSP_LISTS = ["connectDomains", "resourceDomains", "frameDomains", "baseUriDomains"] as const;
