@@ -4,6 +4,10 @@
  * host↔view bridge over `postMessage`. Platform-neutral: no Node API, so the host and view halves run in a browser.
  */
 
+export { AppHost, type AppHostClient, type AppHostOptions } from "./app-host.js";
+export { AppView, type AppViewOptions, type HostAnswer, type SizeSource } from "./app-view.js";
+export type { BoundsProblem } from "./bounds.js";
+export type { BridgeLimits } from "./bridge-options.js";
 export {
   APP_LIMITS,
   APP_MIME_TYPE,
@@ -22,9 +26,22 @@ export {
   type AppResourceEntry,
   defineApp,
 } from "./definition.js";
+export { documentSize } from "./document-size.js";
+export {
+  type BridgeEndpoint,
+  type MessageEventLike,
+  type MessageEventSourceLike,
+  type MessagePortLike,
+  portEndpoint,
+  type WindowEndpointOptions,
+  type WindowLike,
+  windowEndpoint,
+} from "./endpoint.js";
 export type { AppRule } from "./errors.js";
+export { BridgeLifecycle, type BridgePhase, type CallPhase } from "./lifecycle.js";
 export { checkOpenLink, type OpenLinkPolicy, type OpenLinkVerdict } from "./link-policy.js";
 export { toolUiLink, visibilityOf } from "./meta.js";
+export type { BridgeProblem } from "./peer.js";
 export { type AppResourceReader, type ResolveAppOptions, type ResolvedApp, resolveApp } from "./resolve.js";
 export {
   type AppSandbox,
