@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { App } from "@modelcontextprotocol/ext-apps";
 import { AppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { AppHost, AppView, portEndpoint } from "mcpkit/apps";
 import { describe, expect, it } from "vitest";
 
