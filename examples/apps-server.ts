@@ -16,10 +16,6 @@ const sidesSchema = {
   properties: { sides: { type: "integer", minimum: 2, maximum: 100 } },
 } as const;
 
-let nextRoll = 0;
-// Deterministic "dice", so the example and its tests can check what is shown.
-const roll = (sides: number) => (nextRoll++ % sides) + 1;
-
 /** The dice server: `roll` (model and app) and `reroll` (app only), both showing `viewHtml`. */
 export function appsServer(viewHtml = PLACEHOLDER_VIEW): Server {
   const rollApp = defineApp({
@@ -33,6 +29,9 @@ export function appsServer(viewHtml = PLACEHOLDER_VIEW): Server {
     resource: { uri: "ui://dice/reroll", name: "dice again" },
     content: { text: viewHtml },
   });
+  let rolls = 0;
+  // Deterministic dice (1, 2, 3, ...), so the example and its tests can check what is shown.
+  const roll = (sides: number) => (rolls++ % sides) + 1;
   const builder = new ServerBuilder({ serverInfo: { name: "dice-server", version: "1.0.0" } });
   for (const app of [rollApp, rerollApp]) {
     appTool(builder, app, (args) => {

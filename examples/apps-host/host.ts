@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // A web host for MCP Apps: connects to an MCP server over Streamable HTTP with mcpkit's client, lists its tools,
 // and shows an app tool's ui:// view in a sandboxed iframe under the CSP built from the view's declarations,
 // talking to it through mcpkit's AppHost. Bundle it for the browser (esbuild host.ts --bundle) and serve
@@ -88,11 +87,11 @@ log(`connected: ${tools.map((t) => t.name).join(", ")}`);
 for (const tool of modelVisibleTools(tools)) {
   const button = document.createElement("button");
   button.textContent = `call ${tool.name}`;
-  button.onclick = () => void run(tool, { sides: 6 }).catch((error: unknown) => log(`failed: ${String(error)}`));
+  button.onclick = () =>
+    void run(tool, { sides: 6 }).catch((error: unknown) => log(`failed: ${String(error)}`));
   document.getElementById("tools")?.append(button);
 }
 const close = document.createElement("button");
 close.textContent = "close view";
 close.onclick = () => void teardown().catch((error: unknown) => log(`failed: ${String(error)}`));
 document.getElementById("tools")?.append(close);
-

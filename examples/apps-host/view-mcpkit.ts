@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // The dice view built with mcpkit's AppView: shows the tool's input and result, rolls again through the host
 // (an app-only tool), and tries a javascript: link, which the host must refuse.
 import { AppView, documentSize, windowEndpoint } from "mcpkit/apps";

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // The same dice view built with the official App class of @modelcontextprotocol/ext-apps, to show that mcpkit's
 // host serves it unchanged.
 import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";

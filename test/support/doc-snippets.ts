@@ -152,6 +152,7 @@ export function sourcePaths(root: string): { [name: string]: string[] } {
     "mcpkit/validation": src("validation/index.ts"),
     "mcpkit/skills": src("skills/index.ts"),
     "mcpkit/skills/node": src("skills-node/index.ts"),
+    "mcpkit/apps": src("apps/index.ts"),
   };
 }
 
