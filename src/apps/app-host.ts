@@ -23,11 +23,17 @@ import type {
 
 /** The MCP client of the server a view comes from, as much of it as the host forwards (mcpkit's `Client` fits). */
 export interface AppHostClient {
+  /** Calls a tool of the server. */
   callTool?(name: string, args?: { [key: string]: unknown }): Promise<CallToolResult>;
+  /** Reads a resource of the server. */
   readResource?(uri: string): Promise<object>;
+  /** Lists the server's resources. */
   listResources?(params?: { cursor?: string }): Promise<object>;
+  /** Lists the server's resource templates. */
   listResourceTemplates?(params?: { cursor?: string }): Promise<object>;
+  /** Lists the server's prompts. */
   listPrompts?(params?: { cursor?: string }): Promise<object>;
+  /** Lists every tool of the server (for the visibility rule). */
   listAllTools?(): Promise<Tool[]>;
 }
 
@@ -57,10 +63,15 @@ export interface AppHostOptions {
   onModelContext?: (update: ModelContextUpdate) => void;
   /** `ui/request-display-mode`: the mode now in effect (default: the current one). */
   onDisplayMode?: (mode: DisplayMode) => DisplayMode | Promise<DisplayMode>;
+  /** `ui/notifications/size-changed`: the view's size (also kept in `size`). */
   onSizeChanged?: (size: { width?: number; height?: number }) => void;
+  /** `notifications/message` from the view. */
   onLog?: (params: { [key: string]: unknown }) => void;
+  /** `ui/notifications/request-teardown`: the view asks to be closed; call `teardown()` to agree. */
   onRequestTeardown?: () => void;
+  /** `ui/download-file`: the files the view offers. */
   onDownloadFile?: (params: { contents: unknown[] }) => void | Promise<void>;
+  /** `sampling/createMessage` from the view: the host's own model answers. */
   onSampling?: (params: { [key: string]: unknown }) => Promise<object>;
   /** What was received and ignored or refused (bounds, non-JSON-RPC data, lifecycle), for logs. */
   onProblem?: (problem: BridgeProblem) => void;

@@ -20,6 +20,7 @@ import type {
 
 /** A view's size, measured and observed (the browser helper `documentSize()` uses the document). */
 export interface SizeSource {
+  /** The current size in pixels. */
   measure(): { width: number; height: number };
   /** Calls `changed` whenever the size may have changed; returns the function that stops observing. */
   observe(changed: () => void): () => void;
@@ -37,10 +38,13 @@ export interface AppViewOptions {
   endpoint: BridgeEndpoint;
   appInfo: Implementation;
   appCapabilities?: AppCapabilities;
+  /** `ui/notifications/tool-input`: the call's arguments. */
   onToolInput?: (args: { [key: string]: unknown }) => void;
   /** Best-effort partial arguments: never rely on them for anything critical. */
   onToolInputPartial?: (args: { [key: string]: unknown }) => void;
+  /** `ui/notifications/tool-result`: the call's result. */
   onToolResult?: (result: CallToolResult) => void;
+  /** `ui/notifications/tool-cancelled`. */
   onToolCancelled?: (reason: string | undefined) => void;
   /** The changed keys, and the merged context. */
   onHostContextChanged?: (changes: HostContext, context: HostContext) => void;
@@ -48,7 +52,9 @@ export interface AppViewOptions {
   onTeardown?: (reason: string | undefined) => void | Promise<void>;
   /** Tools the view offers the host (declare `appCapabilities.tools`). */
   onCallTool?: (name: string, args: { [key: string]: unknown }) => CallToolResult | Promise<CallToolResult>;
+  /** Lists the tools the view offers the host. */
   onListTools?: () => Tool[] | Promise<Tool[]>;
+  /** What was received and dropped (bounds, lifecycle), for logs. */
   onProblem?: (problem: BridgeProblem) => void;
   /** Reports size changes after `connect()` (`ui/notifications/size-changed`), deduplicated. */
   autoResize?: SizeSource;

@@ -18,12 +18,15 @@ export interface MessageEventLike {
 
 /** Something that dispatches `message` events (a window, a `MessagePort`). */
 export interface MessageEventSourceLike {
+  /** Adds a `message` listener. */
   addEventListener(type: "message", listener: (event: MessageEventLike) => void): void;
+  /** Removes a `message` listener. */
   removeEventListener(type: "message", listener: (event: MessageEventLike) => void): void;
 }
 
 /** A window to post to: `iframe.contentWindow` on the host, `window.parent` in the view. */
 export interface WindowLike {
+  /** Posts a message to the window. */
   postMessage(message: unknown, targetOrigin: string): void;
 }
 
@@ -69,7 +72,9 @@ export function windowEndpoint(options: WindowEndpointOptions): BridgeEndpoint {
 
 /** A `MessagePort` (browser, worker or `node:worker_threads`). */
 export interface MessagePortLike extends MessageEventSourceLike {
+  /** Posts a message to the other port. */
   postMessage(message: unknown): void;
+  /** Starts delivery (a port listened to with `addEventListener` needs it). */
   start?(): void;
 }
 

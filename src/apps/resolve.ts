@@ -8,6 +8,7 @@ import type { AppVisibility, UiResourceMeta } from "./types.js";
 
 /** What {@link resolveApp} needs of an MCP client: one `readResource` (mcpkit's `Client` has it). */
 export interface AppResourceReader {
+  /** Reads one resource. */
   readResource(
     uri: string,
     options?: { signal?: AbortSignal; timeoutMs?: number },

@@ -43,6 +43,7 @@ export function appTool<I extends SchemaInput, O extends SchemaInput | undefined
 /** An app served by {@link appsHandler}: a definition with a raw JSON Schema tool, and its call. */
 export interface AppRegistration {
   app: AppDefinition<JsonSchema>;
+  /** Runs the app's tool. */
   call(args: { [key: string]: unknown }, context: RequestContext): CallToolResult | Promise<CallToolResult>;
 }
 
