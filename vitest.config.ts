@@ -19,6 +19,7 @@ export default defineConfig({
       { find: /^mcpkit\/redis$/, replacement: src("redis/index.ts") },
       { find: /^mcpkit\/auth$/, replacement: src("auth/index.ts") },
       { find: /^mcpkit\/auth\/node$/, replacement: src("auth-node/index.ts") },
+      { find: /^mcpkit\/apps$/, replacement: src("apps/index.ts") },
     ],
   },
   test: {

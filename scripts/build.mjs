@@ -17,6 +17,7 @@ const LIBRARY = [
   "redis/index",
   "auth/index",
   "auth-node/index",
+  "apps/index",
 ];
 // The `mcpkit` command (bin): its `#!/usr/bin/env node` line is kept by esbuild; it shares the library's chunks.
 const ENTRIES = [...LIBRARY, "cli/main"];

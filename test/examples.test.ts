@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import ts from "typescript";
 import { describe, expect, it, vi } from "vitest";
+import { main as appsServer } from "../examples/apps-server.js";
 import { main as clientCallbacks } from "../examples/client-callbacks.js";
 import { main as expressServer } from "../examples/express-server.js";
 import { main as lowLevelHandler } from "../examples/low-level-handler.js";
@@ -74,6 +75,13 @@ describe("examples", () => {
       "all: 6 tools",
       "42195 m = 42.195 km",
       "bad cursor: -32602 Invalid params: Invalid cursor",
+    ]);
+  });
+
+  it("runs the apps server: two app tools resolved to their ui:// views and called over HTTP", async () => {
+    expect(await appsServer()).toEqual([
+      "roll: ui://dice/roll (model+app, text/html;profile=mcp-app) -> rolled 1",
+      "reroll: ui://dice/reroll (app, text/html;profile=mcp-app) -> rolled 2",
     ]);
   });
 

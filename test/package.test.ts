@@ -61,6 +61,7 @@ const ENTRIES = [
   "./redis",
   "./auth",
   "./auth/node",
+  "./apps",
 ];
 
 /** Entries that run on Node only and may import its built-ins. */
@@ -178,6 +179,7 @@ describe("package shape", () => {
       client: 2,
       // Extensions built on the public API of the server and the client.
       skills: 2.5,
+      apps: 2.5,
       http: 3,
       stdio: 3,
       // mcpkit/auth: the OAuth client on the HTTP client transport's seam, the resource-server helpers on
@@ -215,11 +217,11 @@ describe("package shape", () => {
     expect(problems).toEqual([]);
   });
 
-  it("builds the skills extension on the public API: src/skills reaches the server and the client through their index only", () => {
+  it("builds the skills and apps extensions on the public API: src/skills and src/apps reach the server and the client through their index only", () => {
     const problems: string[] = [];
     for (const file of sources) {
       const layer = relative(join(repoRoot, "src"), file).split("/")[0];
-      if (layer !== "skills" && layer !== "skills-node") continue;
+      if (layer !== "skills" && layer !== "skills-node" && layer !== "apps") continue;
       for (const spec of importsOf(file)) {
         if (!spec.startsWith(".")) continue;
         const target = relative(join(repoRoot, "src"), resolve(dirname(file), spec));

@@ -154,6 +154,7 @@ export function sourcePaths(root: string): { [name: string]: string[] } {
     "mcpkit/skills/node": src("skills-node/index.ts"),
     "mcpkit/redis": src("redis/index.ts"),
     "mcpkit/auth/node": src("auth-node/index.ts"),
+    "mcpkit/apps": src("apps/index.ts"),
   };
 }
 

@@ -1,0 +1,390 @@
+import { ErrorCode } from "../jsonrpc/codes.js";
+import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import type { Implementation } from "../protocol/types/common.js";
+import type { CallToolResult, Tool } from "../protocol/types/tools.js";
+import { type BridgeLimits, bridgeBounds } from "./bridge-options.js";
+import { BRIDGE_METHODS as M } from "./constants.js";
+import type { BridgeEndpoint } from "./endpoint.js";
+import { checkKeys, invalidOption } from "./errors.js";
+import { hostRequest } from "./host-requests.js";
+import { BridgeLifecycle, type BridgePhase } from "./lifecycle.js";
+import type { OpenLinkPolicy } from "./link-policy.js";
+import { BridgePeer, type BridgeProblem } from "./peer.js";
+import type {
+  AppCapabilities,
+  DisplayMode,
+  HostCapabilities,
+  HostContext,
+  ModelContextUpdate,
+  UiCsp,
+  UiInitializeParams,
+  UiPermissions,
+} from "./types.js";
+
+/** The MCP client of the server a view comes from, as much of it as the host forwards (mcpkit's `Client` fits). */
+export interface AppHostClient {
+  /** Calls a tool of the server. */
+  callTool?(name: string, args?: { [key: string]: unknown }): Promise<CallToolResult>;
+  /** Reads a resource of the server. */
+  readResource?(uri: string): Promise<object>;
+  /** Lists the server's resources. */
+  listResources?(params?: { cursor?: string }): Promise<object>;
+  /** Lists the server's resource templates. */
+  listResourceTemplates?(params?: { cursor?: string }): Promise<object>;
+  /** Lists the server's prompts. */
+  listPrompts?(params?: { cursor?: string }): Promise<object>;
+  /** Lists every tool of the server (for the visibility rule). */
+  listAllTools?(): Promise<Tool[]>;
+}
+
+/** Options of {@link AppHost}; unknown keys are refused. */
+export interface AppHostOptions {
+  endpoint: BridgeEndpoint;
+  hostInfo: Implementation;
+  /** The view's server connection: its `tools/call`, `resources/*` and `prompts/list` are forwarded there only. */
+  client?: AppHostClient;
+  /**
+   * That server's tools, for the visibility rule (default: `client.listAllTools()`, fetched once). A view may
+   * call only a tool of this list whose visibility includes `"app"`.
+   */
+  tools?: readonly Tool[] | (() => readonly Tool[] | Promise<readonly Tool[]>);
+  hostContext?: HostContext;
+  /** Merged over the capabilities derived from the callbacks given. */
+  hostCapabilities?: HostCapabilities;
+  /** What the host applied (`appSandbox(...).applied`), reported in `hostCapabilities.sandbox`. */
+  sandbox?: { csp?: UiCsp; permissions?: UiPermissions };
+  /** The open-link policy (default: absolute https only). */
+  linkPolicy?: OpenLinkPolicy;
+  /** Opens a URL that passed the policy; return `false` when the user declined. Without it links are refused. */
+  onOpenLink?: (url: string) => boolean | undefined | Promise<boolean | undefined>;
+  /** `ui/message`: content is always an array (a lone block is wrapped). */
+  onMessage?: (message: { role: "user"; content: unknown[] }) => void | Promise<void>;
+  /** `ui/update-model-context`: each update replaces the previous one (also kept in `modelContext`). */
+  onModelContext?: (update: ModelContextUpdate) => void;
+  /** `ui/request-display-mode`: the mode now in effect (default: the current one). */
+  onDisplayMode?: (mode: DisplayMode) => DisplayMode | Promise<DisplayMode>;
+  /** `ui/notifications/size-changed`: the view's size (also kept in `size`). */
+  onSizeChanged?: (size: { width?: number; height?: number }) => void;
+  /** `notifications/message` from the view. */
+  onLog?: (params: { [key: string]: unknown }) => void;
+  /** `ui/notifications/request-teardown`: the view asks to be closed; call `teardown()` to agree. */
+  onRequestTeardown?: () => void;
+  /** `ui/download-file`: the files the view offers. */
+  onDownloadFile?: (params: { contents: unknown[] }) => void | Promise<void>;
+  /** `sampling/createMessage` from the view: the host's own model answers. */
+  onSampling?: (params: { [key: string]: unknown }) => Promise<object>;
+  /** What was received and ignored or refused (bounds, non-JSON-RPC data, lifecycle), for logs. */
+  onProblem?: (problem: BridgeProblem) => void;
+  /** Refuse a `ui/initialize` of another version instead of answering with `2026-01-26` (default false). */
+  strictVersion?: boolean;
+  limits?: BridgeLimits;
+  /** Deadline of the host's own requests to the view (default 30,000 ms). */
+  requestTimeoutMs?: number;
+}
+
+const KEYS = [
+  "endpoint",
+  "hostInfo",
+  "client",
+  "tools",
+  "hostContext",
+  "hostCapabilities",
+  "sandbox",
+  "linkPolicy",
+  "onOpenLink",
+  "onMessage",
+  "onModelContext",
+  "onDisplayMode",
+  "onSizeChanged",
+  "onLog",
+  "onRequestTeardown",
+  "onDownloadFile",
+  "onSampling",
+  "onProblem",
+  "strictVersion",
+  "limits",
+  "requestTimeoutMs",
+] as const;
+
+/**
+ * The host end of the bridge to one view (JSON-RPC over `postMessage`): answers the view's `ui/initialize`, then
+ * sends tool input, results and context under the lifecycle of 1.7 (a send the lifecycle forbids throws
+ * `PROTOCOL` and sends nothing), and serves the view's requests: `ui/*` through your callbacks, `tools/call` and
+ * the `resources/*` reads forwarded to the view's own server with the visibility rule applied.
+ *
+ * @example
+ * const host = new AppHost({ endpoint, hostInfo: { name: "my-host", version: "1.0.0" }, client, tools });
+ * await host.initialized;
+ * host.sendToolInput({ city: "Paris" });
+ * host.sendToolResult(await client.callTool("weather", { city: "Paris" }));
+ */
+export class AppHost {
+  /** Resolves with the view's `ui/initialize` params once it sent `ui/notifications/initialized`. */
+  readonly initialized: Promise<UiInitializeParams>;
+  private readonly peer: BridgePeer;
+  private readonly lifecycle = new BridgeLifecycle();
+  private readonly options: AppHostOptions;
+  private context: HostContext;
+  private init: UiInitializeParams | undefined;
+  private answered = false;
+  private latest: ModelContextUpdate | undefined;
+  private lastSize: { width?: number; height?: number } | undefined;
+  private resolveInitialized!: (params: UiInitializeParams) => void;
+  private toolsCache: Promise<readonly Tool[]> | undefined;
+
+  constructor(options: AppHostOptions) {
+    const opts = checkKeys("options", options, KEYS) as AppHostOptions;
+    if (opts.endpoint === undefined || typeof opts.endpoint.post !== "function") {
+      throw invalidOption("options.endpoint", "must be a BridgeEndpoint");
+    }
+    if (typeof opts.hostInfo?.name !== "string" || typeof opts.hostInfo.version !== "string") {
+      throw invalidOption("options.hostInfo", "must have a name and a version");
+    }
+    this.options = opts;
+    this.context = { ...(opts.hostContext ?? {}) };
+    this.initialized = new Promise((resolve) => {
+      this.resolveInitialized = resolve;
+    });
+    this.peer = new BridgePeer(opts.endpoint, bridgeBounds("options", opts.limits, opts.requestTimeoutMs), {
+      request: (method, params) => this.serve(method, params),
+      notification: (method, params) => this.notified(method, params),
+      problem: (problem) => opts.onProblem?.(problem),
+    });
+  }
+
+  /** The bridge's phase: `"handshake"`, `"ready"` or `"torn-down"`. */
+  get phase(): BridgePhase {
+    return this.lifecycle.phase;
+  }
+
+  /** What the view sent in `ui/initialize` (`appInfo`, `appCapabilities`), once it did. */
+  get view(): UiInitializeParams | undefined {
+    return this.init;
+  }
+
+  /** The view's latest `ui/update-model-context` (each replaces the previous), for the next turn of the agent. */
+  get modelContext(): ModelContextUpdate | undefined {
+    return this.latest;
+  }
+
+  /** The view's last reported size. */
+  get size(): { width?: number; height?: number } | undefined {
+    return this.lastSize;
+  }
+
+  /** The host context as the view has it. */
+  get hostContext(): HostContext {
+    return { ...this.context };
+  }
+
+  /** The capabilities answered in `ui/initialize`: derived from the callbacks, then `options.hostCapabilities`. */
+  get hostCapabilities(): HostCapabilities {
+    const o = this.options;
+    const caps: HostCapabilities = {};
+    if (o.onOpenLink) caps.openLinks = {};
+    if (o.onDownloadFile) caps.downloadFile = {};
+    if (o.client?.callTool) caps.serverTools = {};
+    if (o.client?.readResource) caps.serverResources = {};
+    if (o.onLog) caps.logging = {};
+    if (o.sandbox) caps.sandbox = o.sandbox;
+    if (o.onModelContext) caps.updateModelContext = { text: {}, structuredContent: {} };
+    if (o.onMessage) caps.message = { text: {} };
+    if (o.onSampling) caps.sampling = {};
+    return { ...caps, ...(o.hostCapabilities ?? {}) };
+  }
+
+  /** Sends `ui/notifications/tool-input-partial` (best-effort partial arguments, before the input). */
+  sendToolInputPartial(args: { [key: string]: unknown }): void {
+    this.send(M.toolInputPartial, { arguments: args });
+  }
+
+  /** Sends `ui/notifications/tool-input`: the call's arguments, once per call. */
+  sendToolInput(args: { [key: string]: unknown }): void {
+    this.send(M.toolInput, { arguments: args });
+  }
+
+  /** Sends `ui/notifications/tool-result`: the call's full result, after its input. */
+  sendToolResult(result: CallToolResult): void {
+    this.send(M.toolResult, { ...result });
+  }
+
+  /** Sends `ui/notifications/tool-cancelled`. */
+  sendToolCancelled(reason?: string): void {
+    this.send(M.toolCancelled, reason === undefined ? {} : { reason });
+  }
+
+  /** Merges `changes` into the host context and sends `host-context-changed` with the keys that changed only. */
+  setHostContext(changes: HostContext): void {
+    const diff: { [key: string]: unknown } = {};
+    for (const [key, value] of Object.entries(changes)) {
+      if (JSON.stringify(this.context[key]) !== JSON.stringify(value)) diff[key] = value;
+    }
+    Object.assign(this.context, diff);
+    if (Object.keys(diff).length > 0 && this.lifecycle.phase === "ready")
+      this.send(M.hostContextChanged, diff);
+  }
+
+  /** Sends a list change of the view's server (`tools`, `resources` or `prompts`) to the view. */
+  sendListChanged(family: "tools" | "resources" | "prompts"): void {
+    this.send(`notifications/${family}/list_changed`);
+  }
+
+  /** Calls a tool the view registered (`appCapabilities.tools`). */
+  async callViewTool(name: string, args: { [key: string]: unknown } = {}): Promise<CallToolResult> {
+    this.allowed("tools/call");
+    return (await this.peer.request("tools/call", { name, arguments: args })) as CallToolResult;
+  }
+
+  /** Lists the tools the view registered. */
+  async listViewTools(): Promise<{ tools: Tool[] }> {
+    this.allowed("tools/list");
+    return (await this.peer.request("tools/list", {})) as { tools: Tool[] };
+  }
+
+  /** Pings the view. */
+  async ping(): Promise<void> {
+    this.allowed("ping");
+    await this.peer.request("ping", {});
+  }
+
+  /**
+   * Sends `ui/resource-teardown` and waits for the view's answer (at most `requestTimeoutMs`), then stops the
+   * bridge: remove the iframe after this resolves. Nothing can be sent afterwards.
+   */
+  async teardown(reason?: string): Promise<void> {
+    this.allowed(M.resourceTeardown);
+    this.lifecycle.advance(M.resourceTeardown);
+    try {
+      await this.peer.request(M.resourceTeardown, reason === undefined ? {} : { reason });
+    } finally {
+      this.peer.close();
+    }
+  }
+
+  /** Stops the bridge without a teardown (the view is gone); pending requests reject with `CLOSED`. */
+  close(): void {
+    this.peer.close();
+  }
+
+  private allowed(method: string): void {
+    const problem = this.lifecycle.check(method);
+    if (problem !== undefined) {
+      throw new McpkitError("PROTOCOL", problem, { details: { method, phase: this.lifecycle.phase } });
+    }
+  }
+
+  private send(method: string, params?: { [key: string]: unknown }): void {
+    this.allowed(method);
+    this.lifecycle.advance(method);
+    this.peer.notify(method, params);
+  }
+
+  private serve(method: string, params: { [key: string]: unknown }): Promise<unknown> {
+    if (method === "ping") return Promise.resolve({});
+    if (method === M.initialize) return Promise.resolve(this.handshake(params));
+    if (!this.answered) {
+      return Promise.reject(new JsonRpcError(ErrorCode.InvalidRequest, `${method} before ui/initialize`));
+    }
+    if (this.lifecycle.phase === "torn-down") {
+      return Promise.reject(new JsonRpcError(ErrorCode.InvalidRequest, "the view was torn down"));
+    }
+    return hostRequest(
+      {
+        options: this.options,
+        currentMode: () => this.context.displayMode ?? "inline",
+        viewModes: () => this.init?.appCapabilities.availableDisplayModes,
+        setMode: (mode) => {
+          if (mode !== this.context.displayMode) this.context.displayMode = mode;
+        },
+        setModelContext: (update) => {
+          this.latest = update;
+        },
+        tools: () => this.serverTools(),
+      },
+      method,
+      params,
+    );
+  }
+
+  private handshake(params: { [key: string]: unknown }): object {
+    if (this.answered) throw new JsonRpcError(ErrorCode.InvalidRequest, "ui/initialize was already answered");
+    const { protocolVersion, appInfo, appCapabilities } = params;
+    const info = appInfo as { [key: string]: unknown } | undefined;
+    if (
+      typeof protocolVersion !== "string" ||
+      typeof info !== "object" ||
+      info === null ||
+      typeof info.name !== "string" ||
+      typeof info.version !== "string" ||
+      (appCapabilities !== undefined && (typeof appCapabilities !== "object" || appCapabilities === null))
+    ) {
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        "ui/initialize needs protocolVersion, appInfo and appCapabilities",
+      );
+    }
+    const supported = protocolVersion === "2026-01-26";
+    if (!supported && this.options.strictVersion === true) {
+      throw new JsonRpcError(ErrorCode.InvalidParams, `unsupported bridge version ${protocolVersion}`, {
+        supported: ["2026-01-26"],
+      });
+    }
+    this.init = {
+      protocolVersion,
+      appInfo: info as unknown as Implementation,
+      appCapabilities: (appCapabilities ?? {}) as AppCapabilities,
+    };
+    this.answered = true;
+    return {
+      protocolVersion: "2026-01-26",
+      hostInfo: this.options.hostInfo,
+      hostCapabilities: this.hostCapabilities,
+      hostContext: this.hostContext,
+    };
+  }
+
+  private notified(method: string, params: { [key: string]: unknown }): void {
+    const o = this.options;
+    switch (method) {
+      case M.initialized:
+        if (this.init === undefined || this.lifecycle.phase !== "handshake") {
+          o.onProblem?.({ kind: "lifecycle", message: `${method} out of order was ignored`, method });
+          return;
+        }
+        this.lifecycle.ready();
+        this.resolveInitialized(this.init);
+        return;
+      case M.sizeChanged: {
+        const size: { width?: number; height?: number } = {};
+        if (typeof params.width === "number") size.width = params.width;
+        if (typeof params.height === "number") size.height = params.height;
+        this.lastSize = size;
+        o.onSizeChanged?.(size);
+        return;
+      }
+      case "notifications/message":
+        o.onLog?.(params);
+        return;
+      case M.requestTeardown:
+        o.onRequestTeardown?.();
+        return;
+      default:
+        // Sandbox-proxy notifications and the view's own list changes need nothing from the bridge.
+        return;
+    }
+  }
+
+  private serverTools(): Promise<readonly Tool[]> {
+    if (this.toolsCache === undefined) {
+      const { tools, client } = this.options;
+      if (typeof tools === "function") return Promise.resolve(tools());
+      if (tools !== undefined) this.toolsCache = Promise.resolve(tools);
+      else if (client?.listAllTools) this.toolsCache = client.listAllTools();
+      else this.toolsCache = Promise.resolve([]);
+      this.toolsCache.catch(() => {
+        this.toolsCache = undefined;
+      });
+    }
+    return this.toolsCache;
+  }
+}

@@ -1,0 +1,178 @@
+import { ErrorCode } from "../jsonrpc/codes.js";
+import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import { type BoundsProblem, type MessageBounds, readBounded } from "./bounds.js";
+import type { BridgeEndpoint } from "./endpoint.js";
+
+/** Something wrong a bridge end received and ignored (or answered with an error): for logs, never thrown. */
+export interface BridgeProblem {
+  kind: BoundsProblem | "not-json-rpc" | "unknown-response" | "lifecycle" | "handler";
+  message: string;
+  method?: string;
+}
+
+/** What a peer does with what it receives. */
+export interface PeerHandlers {
+  request(method: string, params: { [key: string]: unknown }): Promise<unknown>;
+  notification(method: string, params: { [key: string]: unknown }): void;
+  problem(problem: BridgeProblem): void;
+}
+
+type Pending = {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+};
+
+function isRecord(value: unknown): value is { [key: string]: unknown } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const isId = (id: unknown): id is string | number =>
+  typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
+
+/**
+ * JSON-RPC 2.0 over a {@link BridgeEndpoint}: its own id counter from 0, bounded reads, one deadline per request,
+ * key order never relied on. Shared by {@link AppHost} and {@link AppView}.
+ */
+export class BridgePeer {
+  private nextId = 0;
+  private readonly pending = new Map<string | number, Pending>();
+  private readonly stop: () => void;
+  private closed = false;
+
+  constructor(
+    private readonly endpoint: BridgeEndpoint,
+    private readonly bounds: MessageBounds & { requestTimeoutMs: number; maxPending: number },
+    private readonly handlers: PeerHandlers,
+  ) {
+    this.stop = endpoint.listen((data) => this.receive(data));
+  }
+
+  /** Sends a request; resolves with its result, rejects with the peer's `JsonRpcError` or `TIMEOUT`/`CLOSED`/`CAPACITY`. */
+  request(method: string, params: { [key: string]: unknown }, timeoutMs?: number): Promise<unknown> {
+    if (this.closed) return Promise.reject(new McpkitError("CLOSED", "the bridge is closed"));
+    if (this.pending.size >= this.bounds.maxPending) {
+      return Promise.reject(
+        new McpkitError("CAPACITY", `${this.bounds.maxPending} bridge requests are pending`),
+      );
+    }
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const ms = timeoutMs ?? this.bounds.requestTimeoutMs;
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(
+          new McpkitError("TIMEOUT", `${method} got no answer within ${ms} ms`, { details: { method } }),
+        );
+      }, ms);
+      this.pending.set(id, { resolve, reject, timer });
+      this.endpoint.post({ jsonrpc: "2.0", id, method, params });
+    });
+  }
+
+  /** Sends a notification (`params` omitted when undefined). */
+  notify(method: string, params?: { [key: string]: unknown }): void {
+    if (this.closed) return;
+    this.endpoint.post(
+      params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params },
+    );
+  }
+
+  /** Stops listening and rejects every pending request with `CLOSED`. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.stop();
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      pending.reject(new McpkitError("CLOSED", "the bridge closed"));
+      this.pending.delete(id);
+    }
+  }
+
+  private receive(data: unknown): void {
+    if (this.closed) return;
+    const read = readBounded(data, this.bounds);
+    if ("problem" in read) {
+      this.handlers.problem({ kind: read.problem, message: `a message was refused: ${read.problem}` });
+      // A refused request still gets its answer when its id can be read without walking the message.
+      const refused = "parsed" in read ? read.parsed : data;
+      if (isRecord(refused) && typeof refused.method === "string" && isId(refused.id)) {
+        this.answerError(refused.id, ErrorCode.InvalidRequest, `message refused: ${read.problem}`);
+      }
+      return;
+    }
+    const message = read.value;
+    if (!isRecord(message) || message.jsonrpc !== "2.0") {
+      this.handlers.problem({
+        kind: "not-json-rpc",
+        message: "a message that is not JSON-RPC 2.0 was ignored",
+      });
+      return;
+    }
+    const { method, id } = message;
+    const params = isRecord(message.params) ? message.params : {};
+    if (typeof method === "string") {
+      if (id === undefined) {
+        this.handlers.notification(method, params);
+        return;
+      }
+      if (!isId(id)) {
+        this.handlers.problem({
+          kind: "not-json-rpc",
+          message: "a request with a bad id was ignored",
+          method,
+        });
+        return;
+      }
+      if (message.params !== undefined && !isRecord(message.params)) {
+        this.answerError(id, ErrorCode.InvalidParams, "params must be an object");
+        return;
+      }
+      Promise.resolve()
+        .then(() => this.handlers.request(method, params))
+        .then(
+          (result) => this.post({ jsonrpc: "2.0", id, result: isRecord(result) ? result : {} }),
+          (error: unknown) => {
+            if (error instanceof JsonRpcError) {
+              this.post({ jsonrpc: "2.0", id, error: error.toJSON() });
+              return;
+            }
+            this.handlers.problem({ kind: "handler", message: String(error), method });
+            this.answerError(id, ErrorCode.InternalError, "Internal error");
+          },
+        );
+      return;
+    }
+    if (!isId(id)) {
+      this.handlers.problem({ kind: "not-json-rpc", message: "a message without method or id was ignored" });
+      return;
+    }
+    const pending = this.pending.get(id);
+    if (pending === undefined) {
+      this.handlers.problem({
+        kind: "unknown-response",
+        message: `an answer to unknown id ${String(id)} was ignored`,
+      });
+      return;
+    }
+    this.pending.delete(id);
+    clearTimeout(pending.timer);
+    const error = message.error;
+    if (isRecord(error) && typeof error.code === "number" && typeof error.message === "string") {
+      pending.reject(JsonRpcError.fromWire(error as { code: number; message: string; data?: unknown }));
+    } else if ("result" in message) {
+      pending.resolve(message.result);
+    } else {
+      pending.reject(new McpkitError("PROTOCOL", "an answer had neither result nor error"));
+    }
+  }
+
+  private answerError(id: string | number, code: number, text: string): void {
+    this.post({ jsonrpc: "2.0", id, error: { code, message: text } });
+  }
+
+  private post(message: object): void {
+    if (!this.closed) this.endpoint.post(message);
+  }
+}

@@ -1,0 +1,161 @@
+// The apps example in a real browser: examples/apps-host/ (mcpkit's client and AppHost) served with the dice
+// server of examples/apps-server.ts, its view built once with the official App class and once with AppView,
+// driven through headless Chromium (the Debian package; playwright-core only drives it).
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build, type Plugin } from "esbuild";
+import { createHttpHandler } from "mcpkit/http";
+import { toNodeHandler } from "mcpkit/node";
+import { type BrowserContext, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appsServer } from "../../examples/apps-server.js";
+import { systemTool } from "../support/system-tools.js";
+import { repoRoot } from "../support/wire-schema.js";
+
+const chromiumPath = systemTool("chromium");
+const exampleDir = join(repoRoot, "examples/apps-host");
+
+// The example imports mcpkit by its package name: bundle the sources, as the vitest alias does.
+const mcpkitSources: Plugin = {
+  name: "mcpkit-sources",
+  setup(b) {
+    b.onResolve({ filter: /^mcpkit(\/[a-z]+)?$/ }, (args) => ({
+      path: join(
+        repoRoot,
+        "src",
+        args.path === "mcpkit" ? "" : args.path.slice("mcpkit/".length),
+        "index.ts",
+      ),
+    }));
+  },
+};
+
+async function bundle(file: string): Promise<string> {
+  const out = await build({
+    entryPoints: [join(exampleDir, file)],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    plugins: [mcpkitSources],
+    logLevel: "silent",
+  });
+  return out.outputFiles[0]?.text ?? "";
+}
+
+const viewPage = (script: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><style>body{font:14px system-ui;margin:8px}</style></head>` +
+  `<body><h2>dice view</h2><ol id="events"></ol><script type="module">${script.replaceAll("</script", "<\\/script")}</script></body></html>`;
+
+/** Serves the host page, its bundle and the dice server (whose views show `viewHtml`) on one loopback origin. */
+async function hostSite(viewHtml: string, hostJs: string, indexHtml: string) {
+  const server = appsServer(viewHtml);
+  const handler = createHttpHandler(server);
+  const mcp = toNodeHandler(handler);
+  const http: HttpServer = createServer((req, res) => {
+    if (req.url === "/mcp") return void mcp(req, res);
+    const [type, body] =
+      req.url === "/host.js" ? ["text/javascript", hostJs] : req.url === "/" ? ["text/html", indexHtml] : [];
+    res.writeHead(body === undefined ? 404 : 200, { "content-type": type ?? "text/plain" }).end(body ?? "");
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/`,
+    async close() {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+      await handler.close();
+      await server.close();
+    },
+  };
+}
+
+describe.skipIf(chromiumPath === undefined)("the apps example in Chromium", () => {
+  let context: BrowserContext;
+  let profile: string;
+  const bundles: { [name: string]: string } = {};
+  const closers: (() => Promise<unknown>)[] = [];
+
+  beforeAll(async () => {
+    const [host, official, own, index] = await Promise.all([
+      bundle("host.ts"),
+      bundle("view-official.ts"),
+      bundle("view-mcpkit.ts"),
+      readFile(join(exampleDir, "index.html"), "utf8"),
+    ]);
+    Object.assign(bundles, { host, official, own, index });
+    profile = await mkdtemp(join(tmpdir(), "mcpkit-chromium-"));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: chromiumPath as string,
+      headless: true,
+      viewport: { width: 760, height: 620 },
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const close of closers.splice(0)) await close();
+    await context?.close();
+    if (profile !== undefined) await rm(profile, { recursive: true, force: true });
+  });
+
+  for (const [variant, appName] of [
+    ["official", "dice-view-official"],
+    ["own", "dice-view-mcpkit"],
+  ] as const) {
+    it(`runs a view built with ${variant === "own" ? "AppView" : "the official App"}: handshake, input, result, a tool call, a refused link, teardown`, async () => {
+      const site = await hostSite(
+        viewPage(bundles[variant] as string),
+        bundles.host as string,
+        bundles.index as string,
+      );
+      closers.push(() => site.close());
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      await page.goto(site.url);
+      const log = page.locator("#log");
+      // The model sees roll only: reroll is app-only.
+      await expect.poll(() => log.textContent()).toContain("connected: roll, reroll");
+      expect(await page.locator("#tools button").allTextContents()).toEqual(["call roll", "close view"]);
+
+      await page.getByText("call roll").click();
+      const view = page.frameLocator("iframe").locator("#events");
+      await expect.poll(() => view.textContent()).toContain("link refused");
+      const events = await view.locator("li").allTextContents();
+      expect(events[0]).toBe(
+        variant === "own" ? "connected to apps-host-page (2026-01-26)" : "connected to apps-host-page",
+      );
+      expect(events.slice(1, 4)).toEqual(['input {"sides":6}', "result rolled 1", "reroll rolled 2"]);
+      expect(events[4]).toMatch(/^link refused: .*Policy violation/);
+      const hostLines = await log.locator("li").allTextContents();
+      expect(hostLines).toContain(`view ${appName} initialized`);
+      expect(hostLines).toContain("result sent: rolled 1");
+      expect(hostLines.filter((l) => l.startsWith("open-link") || l.startsWith("problem"))).toEqual([]);
+      // The sandbox the host applied: scripts only, under the view's CSP.
+      const iframe = page.locator("iframe");
+      expect(await iframe.getAttribute("sandbox")).toBe("allow-scripts allow-forms");
+      expect(await iframe.getAttribute("srcdoc")).toContain("object-src 'none'");
+      if (variant === "own") await page.screenshot({ path: join(repoRoot, "docs/apps-screenshot.png") });
+
+      await page.getByText("close view").click();
+      await expect.poll(() => log.textContent()).toContain("view torn down");
+      expect(await page.locator("iframe").count()).toBe(0);
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 30_000);
+  }
+});
