@@ -39,6 +39,7 @@ import { type DynamicOptions, DynamicServer } from "./dynamic.js";
 import { type Extension, isExtension, notificationTable, requestTable } from "./extension.js";
 import type { ServerHandler } from "./handler.js";
 import type { InputRequired } from "./input.js";
+import type { TaskRun } from "./task-run.js";
 import type { ListFamily } from "./listen.js";
 import { buildServerConfig, type ServerOptions } from "./options.js";
 import {
@@ -63,12 +64,16 @@ type Answer<T> = Promise<T> | T;
 
 /**
  * Runs a tool. Throw a `JsonRpcError` for a protocol error; anything else thrown becomes an `isError` result.
- * Return `inputRequired(...)` to ask the client for input first.
+ * Return `inputRequired(...)` to ask the client for input first, `runAsTask(work)` to run as a task.
  */
 export type ToolCallback<Args = { [key: string]: unknown }, Structured = JsonValue> = (
   args: Args,
   context: RequestContext,
-) => ToolResult<Structured> | InputRequired | Promise<ToolResult<Structured> | InputRequired>;
+) =>
+  | ToolResult<Structured>
+  | InputRequired
+  | TaskRun
+  | Promise<ToolResult<Structured> | InputRequired | TaskRun>;
 /** Reads a fixed resource (or asks for input first with `inputRequired(...)`). */
 export type ResourceCallback = (
   uri: string,

@@ -93,3 +93,6 @@ export {
   type TemplateValues,
   UriTemplate,
 } from "./uri-template.js";
+export { isTaskRun, runAsTask, type TaskContext, type TaskRun, type TaskWork } from "./task-run.js";
+export { MemoryTaskStore, type TaskCapRefusal, type TaskRecord, type TaskStore } from "./task-store.js";
+export type { TasksOptions } from "./task-options.js";

@@ -5,10 +5,18 @@ import type { ExtensionMap, ServerCapabilities } from "../protocol/types/capabil
 import type { CacheHints, Implementation, JsonObject } from "../protocol/types/common.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
 import type { NotificationEntry, RequestEntry } from "./custom.js";
-import { buildCustomSurface, type CustomMethods, type CustomSurface } from "./custom-methods.js";
+import {
+  buildCustomSurface,
+  type CustomMethods,
+  type CustomSurface,
+  mergeCustomSurface,
+} from "./custom-methods.js";
 import type { Extension } from "./extension.js";
 import { type CallbackFamily, checkHandler, HANDLER_CALLBACKS, type ServerHandler } from "./handler.js";
 import { stateSecret } from "./request-state.js";
+import { TaskEngine } from "./task-engine.js";
+import { tasksExtension } from "./task-extension.js";
+import { type TasksOptions, taskSettings } from "./task-options.js";
 import { isRequestStateStore, MemoryRequestStateStore, type RequestStateStore } from "./state-store.js";
 
 /**
@@ -121,6 +129,12 @@ export interface ServerOptions {
   maxNotificationsPerRequest?: number;
   /** Bytes of JSON one request's notifications may add up to (default 1,000,000); see `maxNotificationsPerRequest`. */
   maxNotificationBytes?: number;
+  /**
+   * Tasks (docs/tasks.md): `true` or {@link TasksOptions}. Tools may then answer `runAsTask(work)`: 2026-07-28
+   * serves the `io.modelcontextprotocol/tasks` extension, 2025-11-25 `tasks/get`, `tasks/result`, `tasks/list`,
+   * `tasks/cancel` and `capabilities.tasks`. Default: off (a `runAsTask` answer then runs inline).
+   */
+  tasks?: boolean | TasksOptions;
 }
 
 /** The bounds of input rounds, subscriptions, server-to-client requests and request notifications. */
@@ -158,6 +172,8 @@ export interface ServerConfig {
   readonly stateKey: Uint8Array;
   /** Where single-use states are spent; `undefined` when states open until they expire. */
   readonly stateStore: RequestStateStore | undefined;
+  /** The tasks engine; `undefined` when tasks are off. */
+  readonly tasks: TaskEngine | undefined;
 }
 
 const LIMIT_DEFAULTS: ServerLimits = {
@@ -190,6 +206,7 @@ const OPTION_KEYS = new Set([
   "subscribe",
   "stateKey",
   "singleUseState",
+  "tasks",
   ...Object.keys(LIMIT_DEFAULTS),
 ]);
 
@@ -221,7 +238,13 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     throw invalid("logger", "must have warn(message, details) and error(message, details) methods");
   }
   const cache = checkCache(options.cache);
-  const surface = buildCustomSurface(options);
+  const settings = taskSettings(options.tasks);
+  const tasks = settings === undefined ? undefined : new TaskEngine(settings, limitLogger(logger, logIntervalMs));
+  const surface = buildCustomSurface(
+    tasks === undefined
+      ? options
+      : mergeCustomSurface(options, { requests: {}, notifications: {}, extensions: [tasksExtension(tasks)] }),
+  );
   const capabilities = deepFreeze(buildCapabilities(options, families, surface.all));
   const limits: { [key: string]: number } = {};
   for (const [key, fallback] of Object.entries(LIMIT_DEFAULTS)) {
@@ -232,7 +255,7 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     handler: bindHandler(options.handler),
     instructions: options.instructions,
     capabilities,
-    capabilitiesByEra: Object.freeze(byEra(capabilities, surface)),
+    capabilitiesByEra: Object.freeze(withLegacyTasks(byEra(capabilities, surface), tasks !== undefined)),
     custom: surface.methods,
     families: Object.freeze(families),
     cache: Object.freeze(cache),
@@ -243,6 +266,7 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     limits: Object.freeze(limits as unknown as ServerLimits),
     stateKey: checkStateKey(options.stateKey),
     stateStore: checkStateStore(options.singleUseState),
+    tasks,
   });
 }
 
@@ -258,6 +282,16 @@ function byEra(all: ServerCapabilities, surface: CustomSurface): { [era in Era]:
     out[era] = deepFreeze(Object.keys(advertised).length === 0 ? rest : { ...rest, extensions: advertised });
   }
   return out;
+}
+
+/** 2025-11-25 advertises tasks as a core capability: listing, cancelling and task-augmented `tools/call`. */
+function withLegacyTasks(
+  byEra: { [era in Era]: ServerCapabilities },
+  tasks: boolean,
+): { [era in Era]: ServerCapabilities } {
+  if (!tasks) return byEra;
+  const legacy = { ...byEra[LEGACY_VERSION], tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
+  return { ...byEra, [LEGACY_VERSION]: deepFreeze(legacy) };
 }
 
 function buildCapabilities(
