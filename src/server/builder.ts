@@ -39,7 +39,6 @@ import { type DynamicOptions, DynamicServer } from "./dynamic.js";
 import { type Extension, isExtension, notificationTable, requestTable } from "./extension.js";
 import type { ServerHandler } from "./handler.js";
 import type { InputRequired } from "./input.js";
-import type { TaskRun } from "./task-run.js";
 import type { ListFamily } from "./listen.js";
 import { buildServerConfig, type ServerOptions } from "./options.js";
 import {
@@ -57,6 +56,7 @@ import {
 import { DEFAULT_MAX_REGISTRATIONS, Registry } from "./registry.js";
 import { registryHandler } from "./registry-handler.js";
 import { createServer, type Server } from "./server.js";
+import type { TaskRun } from "./task-run.js";
 import type { TemplateVariables } from "./template-variables.js";
 
 /** @inline */

@@ -86,6 +86,9 @@ export {
   STATE_CAPACITY_MESSAGE,
 } from "./state-store.js";
 export type { Subscription, SubscriptionChannel, SubscriptionEnd } from "./subscription.js";
+export type { TasksOptions } from "./task-options.js";
+export { isTaskRun, runAsTask, type TaskContext, type TaskRun, type TaskWork } from "./task-run.js";
+export { MemoryTaskStore, type TaskCapRefusal, type TaskRecord, type TaskStore } from "./task-store.js";
 export type { TemplateVariables } from "./template-variables.js";
 export {
   type ExpandValues,
@@ -93,6 +96,3 @@ export {
   type TemplateValues,
   UriTemplate,
 } from "./uri-template.js";
-export { isTaskRun, runAsTask, type TaskContext, type TaskRun, type TaskWork } from "./task-run.js";
-export { MemoryTaskStore, type TaskCapRefusal, type TaskRecord, type TaskStore } from "./task-store.js";
-export type { TasksOptions } from "./task-options.js";

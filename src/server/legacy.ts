@@ -13,13 +13,13 @@ import { levelAllows, type NotificationSink, type RequestContext, requestContext
 import type { CustomRequest } from "./custom.js";
 import { invokeCustom, serveCustomNotification } from "./custom-dispatch.js";
 import { invalidParams, methodNotFound } from "./errors.js";
+import { identityFingerprint } from "./fingerprint.js";
 import type { RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
 import { runLegacyRounds } from "./legacy-input.js";
 import { cappedNotifications } from "./notification-caps.js";
 import { errorResponse, isOwnAbort, resultResponse } from "./respond.js";
 import type { ServerRuntime } from "./runtime.js";
-import { identityFingerprint } from "./fingerprint.js";
 import { legacyAugmented, settleTaskRun, startLegacyTask } from "./task-dispatch.js";
 import { LEGACY_TASK_METHODS, serveLegacyTasks } from "./task-legacy.js";
 import { isTaskRun, type TaskRun } from "./task-run.js";
@@ -180,9 +180,10 @@ export class LegacySession {
       round: (input) =>
         executor.run((abort) => {
           const context = this.context(request, env, abort, input, notify);
-          return (custom === undefined
-            ? invokeHandler(config, request.method, params, context)
-            : invokeCustom(custom, LEGACY_VERSION, params, context)
+          return (
+            custom === undefined
+              ? invokeHandler(config, request.method, params, context)
+              : invokeCustom(custom, LEGACY_VERSION, params, context)
           ).then((answer) => settleTaskRun(answer, context)) as Promise<Result>;
         }, env.signal),
       capabilities: this.clientCapabilities,

@@ -10,16 +10,16 @@ import { levelAllows, type NotificationSink, type RequestContext, requestContext
 import { invokeCustom } from "./custom-dispatch.js";
 import type { CustomMethods } from "./custom-methods.js";
 import { methodNotFound } from "./errors.js";
+import { identityFingerprint } from "./fingerprint.js";
 import { INPUT_REQUIRED_METHODS, isInputRequired, type RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
 import { inputRequiredResult, NO_INPUT, readModernInput, spendState } from "./modern-input.js";
 import { cappedNotifications } from "./notification-caps.js";
 import type { ServerConfig } from "./options.js";
-import type { TaskEngine } from "./task-engine.js";
 import { errorResponse, isOwnAbort, resultResponse } from "./respond.js";
 import type { ServerRuntime } from "./runtime.js";
-import { identityFingerprint } from "./fingerprint.js";
 import { modernAugmented, settleTaskRun, startModernTask } from "./task-dispatch.js";
+import type { TaskEngine } from "./task-engine.js";
 import { isTaskRun } from "./task-run.js";
 
 /** What the transport knows about one 2026-07-28 request. */

@@ -14,10 +14,10 @@ import {
 import type { Extension } from "./extension.js";
 import { type CallbackFamily, checkHandler, HANDLER_CALLBACKS, type ServerHandler } from "./handler.js";
 import { stateSecret } from "./request-state.js";
+import { isRequestStateStore, MemoryRequestStateStore, type RequestStateStore } from "./state-store.js";
 import { TaskEngine } from "./task-engine.js";
 import { tasksExtension } from "./task-extension.js";
 import { type TasksOptions, taskSettings } from "./task-options.js";
-import { isRequestStateStore, MemoryRequestStateStore, type RequestStateStore } from "./state-store.js";
 
 /**
  * Where the server reports what it cannot send to a peer (handler crashes, dropped messages). Repeated lines of
@@ -239,7 +239,8 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
   }
   const cache = checkCache(options.cache);
   const settings = taskSettings(options.tasks);
-  const tasks = settings === undefined ? undefined : new TaskEngine(settings, limitLogger(logger, logIntervalMs));
+  const tasks =
+    settings === undefined ? undefined : new TaskEngine(settings, limitLogger(logger, logIntervalMs));
   const surface = buildCustomSurface(
     tasks === undefined
       ? options
@@ -290,7 +291,10 @@ function withLegacyTasks(
   tasks: boolean,
 ): { [era in Era]: ServerCapabilities } {
   if (!tasks) return byEra;
-  const legacy = { ...byEra[LEGACY_VERSION], tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
+  const legacy = {
+    ...byEra[LEGACY_VERSION],
+    tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+  };
   return { ...byEra, [LEGACY_VERSION]: deepFreeze(legacy) };
 }
 

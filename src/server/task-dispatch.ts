@@ -47,9 +47,13 @@ export async function settleTaskRun<T>(answer: T | TaskRun, context: RequestCont
     status: async () => {},
     progress: (progress, total, message) => context.progress(progress, total, message),
     input: async () => {
-      throw new McpkitError("UNSUPPORTED", "a call that runs inline cannot ask for input from its task work", {
-        details: { reason: "inline_task" },
-      });
+      throw new McpkitError(
+        "UNSUPPORTED",
+        "a call that runs inline cannot ask for input from its task work",
+        {
+          details: { reason: "inline_task" },
+        },
+      );
     },
   };
   const result: unknown = await answer.work(inline);

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from "../jsonrpc/clock.js";
+import type { Clock } from "../jsonrpc/clock.js";
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import { isObject } from "../jsonrpc/message.js";
@@ -64,7 +64,12 @@ export class TaskEngine {
    * immediate `tasks/get` finds it). `requestedTtlMs` (2025-11-25 `task.ttl`) is clamped to `maxTtlMs`.
    * Past a cap: `-32603` with `data.reason` `principal_cap` or `global_cap`, and the work never runs.
    */
-  async start(run: TaskRun, principal: string, hooks: TaskHooks, requestedTtlMs?: number): Promise<TaskRecord> {
+  async start(
+    run: TaskRun,
+    principal: string,
+    hooks: TaskHooks,
+    requestedTtlMs?: number,
+  ): Promise<TaskRecord> {
     const { store, clock, maxTtlMs } = this.settings;
     const now = clock.now();
     const ttlMs = Math.min(requestedTtlMs ?? this.settings.ttlMs, maxTtlMs);
@@ -95,7 +100,8 @@ export class TaskEngine {
 
   /** The task `taskId` of `principal`; `-32602` when it is unknown, expired or another principal's. */
   async get(principal: string, taskId: unknown): Promise<TaskRecord> {
-    if (typeof taskId !== "string") throw new JsonRpcError(ErrorCode.InvalidParams, "taskId must be a string");
+    if (typeof taskId !== "string")
+      throw new JsonRpcError(ErrorCode.InvalidParams, "taskId must be a string");
     const record = await this.settings.store.get(taskId);
     if (record === undefined || record.principal !== principal) {
       throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown task: ${taskId}`, { taskId });
@@ -180,9 +186,8 @@ export class TaskEngine {
 
   private nextChange(taskId: string, signal: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
-      let set = this.waiters.get(taskId);
-      if (set === undefined) this.waiters.set(taskId, (set = new Set()));
-      const waiters = set;
+      const waiters = this.waiters.get(taskId) ?? new Set<() => void>();
+      this.waiters.set(taskId, waiters);
       const onAbort = () => {
         waiters.delete(wake);
         reject(signal.reason);
@@ -268,7 +273,9 @@ export class TaskEngine {
       input: (requests) => {
         if (signal.aborted) return Promise.reject(signal.reason);
         if (running.pending !== undefined) {
-          return Promise.reject(new McpkitError("UNSUPPORTED", "a task asks for one round of input at a time"));
+          return Promise.reject(
+            new McpkitError("UNSUPPORTED", "a task asks for one round of input at a time"),
+          );
         }
         return new Promise<InputResponses>((resolve, reject) => {
           running.pending = { remaining: { ...requests }, answers: {}, resolve, reject, asking: false };
@@ -302,7 +309,11 @@ export class TaskEngine {
   }
 }
 
-function settle(record: TaskRecord, status: "completed" | "failed" | "cancelled", message?: string): TaskRecord {
+function settle(
+  record: TaskRecord,
+  status: "completed" | "failed" | "cancelled",
+  message?: string,
+): TaskRecord {
   const { inputRequests: _asked, statusMessage: _old, ...rest } = record;
   return message === undefined ? { ...rest, status } : { ...rest, status, statusMessage: message };
 }

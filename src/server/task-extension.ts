@@ -17,7 +17,8 @@ export function tasksExtension(engine: TaskEngine): Extension {
     id: TASKS_EXTENSION,
     eras: [MODERN_VERSION],
     requests: {
-      "tasks/get": async (params, ctx) => detailedTask(await engine.get(await principalOf(ctx), params.taskId)),
+      "tasks/get": async (params, ctx) =>
+        detailedTask(await engine.get(await principalOf(ctx), params.taskId)),
       "tasks/update": async (params, ctx) => {
         await engine.update(await principalOf(ctx), params.taskId, ctx.inputResponses ?? {});
         return {};

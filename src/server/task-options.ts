@@ -27,19 +27,32 @@ export interface TasksOptions {
   clock?: Clock;
 }
 
-const KEYS = new Set(["store", "ttlMs", "maxTtlMs", "pollIntervalMs", "maxTasksPerPrincipal", "maxTasks", "clock"]);
+const KEYS = new Set([
+  "store",
+  "ttlMs",
+  "maxTtlMs",
+  "pollIntervalMs",
+  "maxTasksPerPrincipal",
+  "maxTasks",
+  "clock",
+]);
 
 /** Checks `tasks` server options into settings; `undefined` when tasks are off. Throws `INVALID_CONFIG`. */
 export function taskSettings(option: boolean | TasksOptions | undefined): TaskSettings | undefined {
   if (option === undefined || option === false) return undefined;
   if (option !== true && !isObject(option)) throw invalid("tasks", "must be true or an object");
   const options: TasksOptions = option === true ? {} : option;
-  for (const key of Object.keys(options)) if (!KEYS.has(key)) throw invalid(`tasks.${key}`, "is not an option");
+  for (const key of Object.keys(options))
+    if (!KEYS.has(key)) throw invalid(`tasks.${key}`, "is not an option");
   const clock = options.clock ?? systemClock;
   if (!isClock(clock)) throw invalid("tasks.clock", "must be a Clock");
   const store: TaskStore = options.store ?? new MemoryTaskStore(() => clock.now());
   const s = store as unknown as { [key: string]: unknown };
-  if (typeof store !== "object" || store === null || !["create", "get", "update", "list"].every((m) => typeof s[m] === "function")) {
+  if (
+    typeof store !== "object" ||
+    store === null ||
+    !["create", "get", "update", "list"].every((m) => typeof s[m] === "function")
+  ) {
     throw invalid("tasks.store", "must have create, get, update and list methods");
   }
   const ttlMs = positive("ttlMs", options.ttlMs, 3_600_000);

@@ -67,5 +67,7 @@ export function runAsTask(work: TaskWork): TaskRun {
 
 /** True for what {@link runAsTask} returns. */
 export function isTaskRun(value: unknown): value is TaskRun {
-  return typeof value === "object" && value !== null && (value as { [TASK_RUN]?: unknown })[TASK_RUN] === true;
+  return (
+    typeof value === "object" && value !== null && (value as { [TASK_RUN]?: unknown })[TASK_RUN] === true
+  );
 }

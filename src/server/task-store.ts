@@ -50,7 +50,10 @@ export interface TaskStore {
    * store that retries; it must be pure). `change` returning `undefined` leaves the record as it is. Resolves
    * with the record as stored afterwards, or `undefined` when there is none.
    */
-  update(taskId: string, change: (record: TaskRecord) => TaskRecord | undefined): Promise<TaskRecord | undefined>;
+  update(
+    taskId: string,
+    change: (record: TaskRecord) => TaskRecord | undefined,
+  ): Promise<TaskRecord | undefined>;
   /** Every live record of `principal`, oldest first. */
   list(principal: string): Promise<TaskRecord[]>;
 }
@@ -115,6 +118,7 @@ export class MemoryTaskStore implements TaskStore {
 
   private sweep(): void {
     const now = this.now();
-    for (const [id, record] of this.records) if (now >= record.createdAt + record.ttlMs) this.records.delete(id);
+    for (const [id, record] of this.records)
+      if (now >= record.createdAt + record.ttlMs) this.records.delete(id);
   }
 }

@@ -1,7 +1,12 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError } from "../jsonrpc/errors.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
-import { type DetailedTask, type LegacyTask, RELATED_TASK_META, TASKS_EXTENSION } from "../protocol/types/tasks.js";
+import {
+  type DetailedTask,
+  type LegacyTask,
+  RELATED_TASK_META,
+  TASKS_EXTENSION,
+} from "../protocol/types/tasks.js";
 import type { TaskRecord } from "./task-store.js";
 
 type Result = { [key: string]: unknown };
@@ -19,7 +24,8 @@ export function detailedTask(record: TaskRecord): DetailedTask {
     pollIntervalMs: record.pollIntervalMs,
   };
   if (record.statusMessage !== undefined) out.statusMessage = record.statusMessage;
-  if (record.status === "completed" && record.result !== undefined) out.result = withoutRelatedTask(record.result);
+  if (record.status === "completed" && record.result !== undefined)
+    out.result = withoutRelatedTask(record.result);
   if (record.status === "failed" && record.error !== undefined) out.error = { ...record.error };
   if (record.status === "input_required" && record.inputRequests !== undefined) {
     out.inputRequests = structuredClone(record.inputRequests);
@@ -52,7 +58,10 @@ export function legacyTask(record: TaskRecord): LegacyTask {
 /** The 2025-11-25 payload of a finished task (`tasks/result`): its result, tied to the task, or its error. */
 export function legacyPayload(record: TaskRecord): Result {
   if (record.status === "completed" && record.result !== undefined) {
-    const meta = { ...(record.result._meta as Result | undefined), [RELATED_TASK_META]: { taskId: record.taskId } };
+    const meta = {
+      ...(record.result._meta as Result | undefined),
+      [RELATED_TASK_META]: { taskId: record.taskId },
+    };
     return { ...record.result, _meta: meta };
   }
   if (record.status === "failed" && record.error !== undefined) {
@@ -81,7 +90,8 @@ export function tasksCapabilityMissing(what: string): JsonRpcError {
 
 function withoutRelatedTask(result: { readonly [key: string]: unknown }): Result {
   const meta = result._meta;
-  if (typeof meta !== "object" || meta === null || !(RELATED_TASK_META in meta)) return structuredClone({ ...result });
+  if (typeof meta !== "object" || meta === null || !(RELATED_TASK_META in meta))
+    return structuredClone({ ...result });
   const { [RELATED_TASK_META]: _dropped, ...rest } = meta as Result;
   return structuredClone({ ...result, _meta: rest });
 }

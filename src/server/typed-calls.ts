@@ -7,8 +7,8 @@ import { describeIssues } from "../protocol/validation.js";
 import type { RequestContext } from "./context.js";
 import { type InputRequired, isInputRequired } from "./input.js";
 import type { Check, CheckResult } from "./schemas.js";
-import { isTaskRun, type TaskRun } from "./task-run.js";
 import { taskRequired } from "./task-dispatch.js";
+import { isTaskRun, type TaskRun } from "./task-run.js";
 
 type Answer<T> = Promise<T> | T;
 
