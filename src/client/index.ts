@@ -58,6 +58,7 @@ export {
   getTask,
   isCreateTaskResult,
   type TaskCallOptions,
+  type TaskStart,
   type TaskWaitOptions,
   toClientTask,
   updateTask,

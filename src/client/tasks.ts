@@ -30,6 +30,11 @@ export interface ClientTask {
   inputRequests?: InputRequests;
 }
 
+/** What {@link callToolAsTask} resolves with: the task, or the tool's result when the server answered at once. */
+export type TaskStart =
+  | { task: ClientTask; result?: undefined }
+  | { task?: undefined; result: CallToolResult };
+
 /** Options of {@link callToolAsTask}. */
 export interface TaskCallOptions extends RequestOptions {
   /** 2025-11-25: the TTL to ask for (`task.ttl`); the server may grant less. */
@@ -87,15 +92,15 @@ export function toClientTask(raw: unknown): ClientTask {
  * with the task, or with the tool's result when the server answered at once (it may).
  *
  * @example
- * const first = await callToolAsTask(client, "research", { q: "mcp" });
- * const result = "content" in first ? first : await waitForTask(client, first);
+ * const { task, result } = await callToolAsTask(client, "research", { q: "mcp" });
+ * const final = task === undefined ? result : await waitForTask(client, task);
  */
 export async function callToolAsTask(
   client: Client,
   name: string,
   args: { [key: string]: unknown } = {},
   options: TaskCallOptions = {},
-): Promise<ClientTask | CallToolResult> {
+): Promise<TaskStart> {
   const { ttlMs, ...request } = options;
   const params: { [key: string]: unknown } = { name, arguments: args };
   if (client.era === LEGACY_VERSION) params.task = ttlMs === undefined ? {} : { ttl: ttlMs };
@@ -109,7 +114,9 @@ export async function callToolAsTask(
     );
   }
   const answer = await client.request("tools/call", params, request);
-  return isCreateTaskResult(answer) ? toClientTask(answer) : (answer as unknown as CallToolResult);
+  return isCreateTaskResult(answer)
+    ? { task: toClientTask(answer) }
+    : { result: answer as unknown as CallToolResult };
 }
 
 /** `tasks/get`: the task as it is now. */
@@ -214,17 +221,17 @@ export async function callToolToCompletion(
 ): Promise<CallToolResult> {
   const { deadlineMs, minPollMs, maxPollMs, onStatus, clock, ttlMs, ...request } = options;
   if (client.era !== LEGACY_VERSION && !declaresTasks(client)) return client.callTool(name, args, request);
-  const first = await callToolAsTask(
+  const { task, result } = await callToolAsTask(
     client,
     name,
     args,
     ttlMs === undefined ? request : { ...request, ttlMs },
   );
-  if (!("taskId" in first)) return first as CallToolResult;
+  if (task === undefined) return result;
   try {
-    return await waitForTask(client, first as ClientTask, options);
+    return await waitForTask(client, task, options);
   } catch (error) {
-    if (options.signal?.aborted) await cancelTask(client, (first as ClientTask).taskId).catch(() => {});
+    if (options.signal?.aborted) await cancelTask(client, task.taskId).catch(() => {});
     throw error;
   }
 }

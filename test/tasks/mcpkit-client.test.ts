@@ -5,14 +5,7 @@
  * 2025-11-25 listing and status notifications.
  */
 import { describe, expect, it } from "vitest";
-import {
-  Client,
-  type ClientTask,
-  callToolAsTask,
-  callToolToCompletion,
-  cancelTask,
-  getTask,
-} from "../../src/client/index.js";
+import { Client, callToolAsTask, callToolToCompletion, cancelTask, getTask } from "../../src/client/index.js";
 import { JsonRpcError } from "../../src/jsonrpc/errors.js";
 import { TASKS_EXTENSION } from "../../src/protocol/types/tasks.js";
 import { createInProcessPair } from "../../src/transports/in-process.js";
@@ -74,7 +67,8 @@ describe.each([MODERN, LEGACY] as const)("mcpkit Client with tasks (%s)", (era) 
 
   it("cancels a running task", async () => {
     const { client } = await connect(era);
-    const task = (await callToolAsTask(client, "slow")) as ClientTask;
+    const { task } = await callToolAsTask(client, "slow");
+    if (task === undefined) throw new Error("no task");
     expect(task.status).toBe("working");
     await cancelTask(client, task.taskId);
     expect((await getTask(client, task.taskId)).status).toBe("cancelled");
@@ -106,7 +100,8 @@ describe("eras apart", () => {
 
   it("2025-11-25: tasks/list lists the session's tasks; the session hears notifications/tasks/status", async () => {
     const { client, notifications } = await connect(LEGACY);
-    const task = (await callToolAsTask(client, "quick", {}, { ttlMs: 30_000 })) as ClientTask;
+    const { task } = await callToolAsTask(client, "quick", {}, { ttlMs: 30_000 });
+    if (task === undefined) throw new Error("no task");
     expect(task.ttlMs).toBe(30_000);
     const listed = (await client.request("tasks/list", {})) as { tasks: { taskId: string }[] };
     expect(listed.tasks.map((t) => t.taskId)).toEqual([task.taskId]);

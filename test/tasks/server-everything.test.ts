@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
-import { callToolToCompletion, type ClientTask } from "../../src/client/tasks.js";
+import { type ClientTask, callToolToCompletion } from "../../src/client/tasks.js";
 import { launchStdio } from "../../src/stdio/index.js";
 
 const require = createRequire(import.meta.url);
