@@ -5,7 +5,8 @@
 # port), then runs ../shared/conformance/run-conformance.sh:
 #   1. the frozen requirement set of each era, with conformance/expected-failures-<era>.yml;
 #   2. the pending 2026-07-28 scenarios by name (scored here: they must pass), with the 2026 baseline;
-#   3. the Skills (SEP-2640) server scenarios by name against the fixture's skills endpoint (they must pass).
+#   3. the Skills (SEP-2640) server scenarios by name against the fixture's skills endpoint (they must pass);
+#   4. the tasks extension (SEP-2663) server scenarios by name (they must pass).
 # Stops the server and exits non-zero if any run failed or the server died. See conformance/README.md.
 #
 # Environment:
@@ -14,6 +15,7 @@
 #   CONFORMANCE_ERAS      requirement sets to run (default: "2025-11-25 2026-07-28")
 #   CONFORMANCE_PENDING   pending 2026 scenarios to run by name (default: the three below; "" for none)
 #   CONFORMANCE_SKILLS    Skills scenarios to run by name (default: the three sep-2640 ones; "" for none)
+#   CONFORMANCE_TASKS     tasks scenarios to run by name (default: the ten tasks-* ones; "" for none)
 #   CONFORMANCE_SINGLE_USE_STATE  1: the fixture server seals single-use requestState (singleUseState: true)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +26,7 @@ ERAS="${CONFORMANCE_ERAS-2025-11-25 2026-07-28}"
 PENDING="${CONFORMANCE_PENDING-http-header-validation http-custom-header-server-validation json-schema-2020-12}"
 PENDING_ERA=2026-07-28
 SKILLS="${CONFORMANCE_SKILLS-sep-2640-skills-enumeration sep-2640-skills-directory sep-2640-skills-manifest}"
+TASKS="${CONFORMANCE_TASKS-tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal tasks-mrtr-input tasks-request-headers tasks-dispatch-and-envelope tasks-status-notifications tasks-required-task-error tasks-mrtr-composition}"
 
 say() { echo "conformance:server: $*"; }
 [ -f "$WRAPPER" ] || { say "wrapper not found at $WRAPPER (shared/ must sit beside the repo)"; exit 2; }
@@ -87,6 +90,11 @@ done
 for scenario in $SKILLS; do
   url="$skills_url" run "skills-$scenario" --scenario "$scenario" \
     --expected-failures "conformance/expected-failures-$PENDING_ERA.yml"
+done
+
+# Extension scenarios are off the spec timeline: run by name without --spec-version (the harness's default wire).
+for scenario in $TASKS; do
+  run "tasks-$scenario" --scenario "$scenario" --expected-failures "conformance/expected-failures-$PENDING_ERA.yml"
 done
 
 if ! kill -0 "$server_pid" 2>/dev/null; then

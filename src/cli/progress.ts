@@ -18,6 +18,12 @@ export class ProgressLine {
     private readonly label: string,
   ) {}
 
+  /** Shows a task's status and status message. */
+  status(task: { status: string; statusMessage?: string }): void {
+    const message = task.statusMessage === undefined ? "" : ` ${oneLine(task.statusMessage)}`;
+    this.draw(`${this.label}: ${task.status}${message}`);
+  }
+
   update(progress: ProgressParams): void {
     const total = typeof progress.total === "number" ? progress.total : undefined;
     const amount = total === undefined ? `${progress.progress}` : `${progress.progress}/${total}`;
@@ -26,7 +32,10 @@ export class ProgressLine {
         ? ` ${Math.min(100, Math.round((progress.progress / total) * 100))}%`
         : "";
     const message = typeof progress.message === "string" ? ` ${oneLine(progress.message)}` : "";
-    const text = `${this.label}: ${amount}${percent}${message}`;
+    this.draw(`${this.label}: ${amount}${percent}${message}`);
+  }
+
+  private draw(text: string): void {
     if (this.stream.isTTY === true) {
       const width = typeof this.stream.columns === "number" ? this.stream.columns - 1 : 200;
       this.stream.write(`\r\x1b[K${[...text].slice(0, width).join("")}`);

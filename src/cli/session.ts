@@ -1,5 +1,6 @@
 import { Client, type ConnectionInfo, type ServerNotification } from "../client/index.js";
 import type { ElicitParams, ElicitResult, LoggingMessageParams } from "../protocol/types/index.js";
+import { TASKS_EXTENSION } from "../protocol/types/tasks.js";
 import type { TransportCloseReason } from "../transports/transport.js";
 import type { CliArgs } from "./args.js";
 import { askForm } from "./elicit.js";
@@ -51,7 +52,8 @@ export async function openSession(args: CliArgs, output: Output, opened: OpenedT
   const client = new Client({
     transport: watchClose(opened.transport, (reason) => closedWith(reason)),
     clientInfo: { ...CLI_INFO },
-    capabilities: { elicitation: { form: {} } },
+    // Tasks: a long tool call shows its status and Ctrl-C cancels it (see call.ts).
+    capabilities: { elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } },
     ...(args.era === undefined ? {} : { protocolVersion: args.era }),
     ...(args.logLevel === undefined ? {} : { logLevel: args.logLevel }),
     requestTimeoutMs: args.timeoutMs,

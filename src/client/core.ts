@@ -2,10 +2,11 @@ import { McpkitError } from "../jsonrpc/errors.js";
 import { isObject } from "../jsonrpc/message.js";
 import type { ResultObject } from "../jsonrpc/pending.js";
 import { copyInto, shallowCopy } from "../jsonrpc/shallow-copy.js";
-import type { ServerCapabilities } from "../protocol/types/capabilities.js";
+import type { ClientCapabilities, ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Implementation } from "../protocol/types/common.js";
+import type { InputRequests, InputResponses } from "../protocol/types/input.js";
 import type { SubscriptionFilter } from "../protocol/types/subscriptions.js";
-import { type Era, LEGACY_VERSION } from "../protocol/versions.js";
+import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
 import { CallbackRunner } from "./callbacks.js";
 import { RpcChannel } from "./channel.js";
@@ -190,6 +191,30 @@ export abstract class ClientCore {
   /** The server's identity, when it sent one. */
   get serverInfo(): Implementation | undefined {
     return this.info?.serverInfo;
+  }
+
+  /** @internal The capabilities this client declares. */
+  get ownCapabilities(): ClientCapabilities {
+    return this.config.capabilities;
+  }
+
+  /**
+   * @internal Answers a 2026-07-28 task's input requests through the client's resolver or per-kind handlers,
+   * under the same bounds as an input round (`INPUT_REQUIRED` without a resolver).
+   */
+  answerTaskInput(requests: InputRequests, taskId: string, signal?: AbortSignal): Promise<InputResponses> {
+    if (!this.input.answerer.configured) {
+      return Promise.reject(
+        new McpkitError("INPUT_REQUIRED", `task ${taskId} needs input and the client has no resolver`, {
+          details: { taskId, inputRequests: requests },
+        }),
+      );
+    }
+    return this.input.answerer.answer(
+      requests,
+      { era: MODERN_VERSION, method: "tasks/update", params: { taskId }, round: 1 },
+      { signal },
+    );
   }
 
   /** The server's capabilities; undefined before `connect()`. */

@@ -49,6 +49,21 @@ export type {
   SubscriptionEvent,
   SubscriptionNext,
 } from "./subscription-types.js";
+/** Tasks: call a tool as a task, poll it, answer its input, cancel it (both eras). */
+export {
+  type ClientTask,
+  callToolAsTask,
+  callToolToCompletion,
+  cancelTask,
+  getTask,
+  isCreateTaskResult,
+  type TaskCallOptions,
+  type TaskStart,
+  type TaskWaitOptions,
+  toClientTask,
+  updateTask,
+  waitForTask,
+} from "./tasks.js";
 /** Options, per-call options and what `connect()` returns. */
 export type {
   CallToolOptions,

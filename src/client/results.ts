@@ -71,9 +71,19 @@ export function checkResult(method: string, result: ResultObject): ResultObject 
   if ("_meta" in result && !isObject(result._meta))
     throw protocolError(method, '"_meta" must be an object', result);
   const problem =
-    result.resultType === "input_required" ? inputRequiredProblem(result) : CHECKS[method]?.(result);
+    result.resultType === "input_required"
+      ? inputRequiredProblem(result)
+      : isTaskHandle(method, result)
+        ? undefined
+        : CHECKS[method]?.(result);
   if (problem !== undefined) throw protocolError(method, problem, result);
   return result;
+}
+
+/** A `tools/call` answered with a task (2026 `resultType: "task"`, 2025 `{ task }`): checked by the task helpers. */
+function isTaskHandle(method: string, result: ResultObject): boolean {
+  if (method !== "tools/call") return false;
+  return result.resultType === "task" || (isObject(result.task) && !("content" in result));
 }
 
 function inputRequiredProblem(result: ResultObject): string | undefined {

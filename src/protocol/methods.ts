@@ -51,10 +51,14 @@ export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /** Methods whose `params.name` (or `params.uri`) is routed in the `Mcp-Name` header. */
-export const NAMED_METHODS: { readonly [method: string]: "name" | "uri" } = {
+export const NAMED_METHODS: { readonly [method: string]: "name" | "uri" | "taskId" } = {
   "tools/call": "name",
   "prompts/get": "name",
   "resources/read": "uri",
+  // The tasks extension (SEP-2663) routes the task id.
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
 };
 
 export function methodsOf(era: typeof MODERN_VERSION | typeof LEGACY_VERSION): ReadonlySet<string> {

@@ -12,7 +12,8 @@ import type {
 } from "../protocol/types/content.js";
 import type { PromptArgument, PromptMessage } from "../protocol/types/prompts.js";
 import type { Resource, ResourceTemplate } from "../protocol/types/resources.js";
-import type { JsonSchema, ToolAnnotations } from "../protocol/types/tools.js";
+import type { JsonSchema, ToolAnnotations, ToolExecution } from "../protocol/types/tools.js";
+import type { TaskRun } from "./task-run.js";
 
 /**
  * The authoring types of {@link ServerBuilder}: what you write, closed so that a misspelt member
@@ -52,6 +53,12 @@ export interface ToolDefinition<
   outputSchema?: O;
   annotations?: ToolAnnotations;
   icons?: Icon[];
+  /**
+   * Whether the tool runs as a task (`runAsTask`): `"forbidden"` (default), `"optional"` (a task when the client
+   * can take one, inline otherwise) or `"required"` (a client that cannot take a task gets `-32021` in
+   * 2026-07-28, `-32601` in 2025-11-25, before the function runs).
+   */
+  execution?: Known<ToolExecution>;
   _meta?: MetaObject;
 }
 
@@ -124,7 +131,7 @@ export interface ToolOptions {
 export type ExtraMembers<V, T> =
   V extends PromiseLike<infer U>
     ? ExtraMembers<U, T>
-    : V extends { readonly requests: unknown; readonly state: unknown }
+    : V extends { readonly requests: unknown; readonly state: unknown } | TaskRun
       ? never
       : // A value typed with an index signature (a wire type, open to unknown members) names no typo to catch.
         string extends keyof V

@@ -57,6 +57,7 @@ import {
 import { DEFAULT_MAX_REGISTRATIONS, Registry } from "./registry.js";
 import { registryHandler } from "./registry-handler.js";
 import { createServer, type Server } from "./server.js";
+import type { TaskRun } from "./task-run.js";
 import type { TemplateVariables } from "./template-variables.js";
 
 /** @inline */
@@ -64,12 +65,16 @@ type Answer<T> = Promise<T> | T;
 
 /**
  * Runs a tool. Throw a `JsonRpcError` for a protocol error; anything else thrown becomes an `isError` result.
- * Return `inputRequired(...)` to ask the client for input first.
+ * Return `inputRequired(...)` to ask the client for input first, `runAsTask(work)` to run as a task.
  */
 export type ToolCallback<Args = { [key: string]: unknown }, Structured = JsonValue> = (
   args: Args,
   context: RequestContext,
-) => ToolResult<Structured> | InputRequired | Promise<ToolResult<Structured> | InputRequired>;
+) =>
+  | ToolResult<Structured>
+  | InputRequired
+  | TaskRun
+  | Promise<ToolResult<Structured> | InputRequired | TaskRun>;
 /** Reads a fixed resource (or asks for input first with `inputRequired(...)`). */
 export type ResourceCallback = (
   uri: string,

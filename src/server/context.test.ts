@@ -40,6 +40,7 @@ describe("requestContext", () => {
       "clientInfo",
       "inputResponses",
       "requestState",
+      "taskAugmented",
       "progress",
       "log",
       "notify",

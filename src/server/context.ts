@@ -46,6 +46,12 @@ export interface RequestContext {
   /** The `state` the previous round passed to `inputRequired()`, verified and decoded; `undefined` if none. */
   readonly requestState: JsonValue | undefined;
   /**
+   * True when this `tools/call` may become a task (see `runAsTask`): the server has tasks on and the client can
+   * take one (2026-07-28: the request declares the `io.modelcontextprotocol/tasks` extension; 2025-11-25: it
+   * carries a `task` param). False for every other request.
+   */
+  readonly taskAugmented: boolean;
+  /**
    * Sends `notifications/progress` for this request; a no-op when the client sent no `progressToken`.
    */
   progress(progress: number, total?: number, message?: string): Promise<void>;
@@ -104,6 +110,8 @@ export interface ContextFields {
   clientCapabilities: ClientCapabilities;
   clientInfo: Implementation | undefined;
   input: RoundInput;
+  /** See {@link RequestContext.taskAugmented} (default false). */
+  taskAugmented?: boolean;
   /** 2025-11-25: the session's server-to-client requests, and where this request's go. */
   clientRequests?: ClientRequests | undefined;
   sender?: MessageSender | undefined;
@@ -136,6 +144,7 @@ export function requestContext(
     clientInfo: fields.clientInfo,
     inputResponses: fields.input.inputResponses,
     requestState: fields.input.requestState,
+    taskAugmented: fields.taskAugmented ?? false,
     async progress(progress, total, message) {
       if (!hasToken || abort.aborted) return;
       const params: { [key: string]: unknown } = { progressToken: token, progress };

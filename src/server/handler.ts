@@ -10,6 +10,7 @@ import type { SubscriptionFilter } from "../protocol/types/subscriptions.js";
 import type { CallToolResult, ListToolsResult } from "../protocol/types/tools.js";
 import type { RequestContext } from "./context.js";
 import type { InputRequired } from "./input.js";
+import type { TaskRun } from "./task-run.js";
 
 /** The params of a list request: the handler owns the meaning of `cursor`. */
 export interface ListRequest {
@@ -31,7 +32,7 @@ type Answer<T> = Promise<T> | T;
  * answer with that error. Anything else thrown becomes `-32603` "Internal error" (details never leave the
  * process). Results may set `ttlMs`/`cacheScope` to override the server's cache defaults in 2026-07-28.
  * `callTool`, `getPrompt` and `readResource` may also return `inputRequired(requests, state?)` to ask the
- * client for input first (see `RequestContext.inputResponses`).
+ * client for input first (see `RequestContext.inputResponses`); `callTool` may return `runAsTask(work)`.
  *
  * @example
  * const handler: ServerHandler = {
@@ -46,7 +47,7 @@ export interface ServerHandler {
   callTool?(
     request: { name: string; arguments: { [key: string]: unknown } },
     context: RequestContext,
-  ): Answer<CallToolResult | InputRequired>;
+  ): Answer<CallToolResult | InputRequired | TaskRun>;
   /** `resources/list`: one page of resources. */
   listResources?(request: ListRequest, context: RequestContext): Answer<ListResourcesResult>;
   /** `resources/read`: the contents at a URI. */

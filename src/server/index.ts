@@ -97,6 +97,9 @@ export {
   STATE_CAPACITY_MESSAGE,
 } from "./state-store.js";
 export type { Subscription, SubscriptionChannel, SubscriptionEnd } from "./subscription.js";
+export type { TasksOptions } from "./task-options.js";
+export { isTaskRun, runAsTask, type TaskContext, type TaskRun, type TaskWork } from "./task-run.js";
+export { MemoryTaskStore, type TaskCapRefusal, type TaskRecord, type TaskStore } from "./task-store.js";
 export type { TemplateVariables } from "./template-variables.js";
 export {
   type ExpandValues,

@@ -3,6 +3,7 @@ import type { RequestContext } from "./context.js";
 import { invalidParams, methodNotFound } from "./errors.js";
 import { type InputRequired, isInputRequired } from "./input.js";
 import type { ServerConfig } from "./options.js";
+import { isTaskRun, type TaskRun } from "./task-run.js";
 
 type Params = { [key: string]: unknown };
 type Result = { [key: string]: unknown };
@@ -30,7 +31,7 @@ export async function invokeHandler(
   method: string,
   params: Params,
   context: RequestContext,
-): Promise<Result | InputRequired> {
+): Promise<Result | InputRequired | TaskRun> {
   const handler = config.handler;
   switch (method) {
     case "tools/list":
@@ -109,7 +110,8 @@ function requireString(params: Params, key: string): string {
   return value;
 }
 
-function checked(result: unknown, arrayKey: string, mayAskInput = false): Result | InputRequired {
+function checked(result: unknown, arrayKey: string, mayAskInput = false): Result | InputRequired | TaskRun {
+  if (arrayKey === "content" && isTaskRun(result)) return result;
   if (isInputRequired(result)) {
     if (mayAskInput) return result;
     throw new Error("only tools/call, prompts/get and resources/read handlers may return inputRequired()");

@@ -66,7 +66,10 @@ export async function runLegacyRounds(loop: LegacyRounds): Promise<Result> {
 }
 
 /** Sends every request of a round to the client and gathers the answers; the first failure cancels the rest. */
-async function ask(loop: LegacyRounds, requests: Readonly<InputRequests>): Promise<InputResponses> {
+export async function ask(
+  loop: Pick<LegacyRounds, "requests" | "send" | "signal">,
+  requests: Readonly<InputRequests>,
+): Promise<InputResponses> {
   const keys = Object.keys(requests);
   if (keys.length === 0) return {};
   const send = loop.send;

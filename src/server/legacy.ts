@@ -13,12 +13,16 @@ import { levelAllows, type NotificationSink, type RequestContext, requestContext
 import type { CustomRequest } from "./custom.js";
 import { invokeCustom, serveCustomNotification } from "./custom-dispatch.js";
 import { invalidParams, methodNotFound } from "./errors.js";
+import { identityFingerprint } from "./fingerprint.js";
 import type { RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
 import { runLegacyRounds } from "./legacy-input.js";
 import { cappedNotifications } from "./notification-caps.js";
 import { errorResponse, isOwnAbort, resultResponse } from "./respond.js";
 import type { ServerRuntime } from "./runtime.js";
+import { legacyAugmented, settleTaskRun, startLegacyTask } from "./task-dispatch.js";
+import { LEGACY_TASK_METHODS, serveLegacyTasks } from "./task-legacy.js";
+import { isTaskRun, type TaskRun } from "./task-run.js";
 
 /** What the transport knows about one request of a 2025-11-25 session. */
 export interface LegacyRequestEnv {
@@ -49,6 +53,8 @@ export class LegacySession {
   private logLevel: LoggingLevel | undefined;
   private state: "new" | "initializing" | "ready" | "closed" = "new";
   private readonly subscriptions = new Set<string>();
+  /** Tasks of a session without an identity belong to the session: this is its principal. */
+  private readonly taskPrincipal = `session:${crypto.randomUUID()}`;
 
   constructor(
     private readonly runtime: ServerRuntime,
@@ -128,13 +134,20 @@ export class LegacySession {
         this.subscriptions.delete(uriOf(params));
         result = {};
       } else if (HANDLER_METHODS.has(request.method)) {
-        result = await this.serveHandler(request, params, env, undefined);
+        const answer = await this.serveHandler(request, params, env, undefined);
+        result = isTaskRun(answer) ? await this.startTask(answer, params, env) : answer;
+      } else if (config.tasks !== undefined && LEGACY_TASK_METHODS.has(request.method)) {
+        result = await serveLegacyTasks(config.tasks, request.method, params, {
+          principal: await this.principalOf(env),
+          signal: env.signal,
+          ask: { requests: this.clientRequests, send: env.send ?? this.send, signal: env.signal },
+        });
       } else if (LEGACY_CLIENT_METHODS.has(request.method)) {
         throw methodNotFound(request.method, "not supported by this server");
       } else {
         const custom = config.custom.request(LEGACY_VERSION, request.method);
         if (custom === undefined) throw methodNotFound(request.method);
-        result = await this.serveHandler(request, params, env, custom);
+        result = (await this.serveHandler(request, params, env, custom)) as Result;
       }
       return resultResponse(
         request.id,
@@ -159,7 +172,7 @@ export class LegacySession {
     params: Result,
     env: LegacyRequestEnv,
     custom: CustomRequest | undefined,
-  ): Promise<Result> {
+  ): Promise<Result | TaskRun> {
     const { config, executor } = this.runtime;
     // One budget for the whole request, across its input rounds.
     const notify = cappedNotifications(env.notify ?? this.notify, config.limits, config.logger, request);
@@ -167,9 +180,11 @@ export class LegacySession {
       round: (input) =>
         executor.run((abort) => {
           const context = this.context(request, env, abort, input, notify);
-          return custom === undefined
-            ? invokeHandler(config, request.method, params, context)
-            : invokeCustom(custom, LEGACY_VERSION, params, context);
+          return (
+            custom === undefined
+              ? invokeHandler(config, request.method, params, context)
+              : invokeCustom(custom, LEGACY_VERSION, params, context)
+          ).then((answer) => settleTaskRun(answer, context)) as Promise<Result>;
         }, env.signal),
       capabilities: this.clientCapabilities,
       requests: this.clientRequests,
@@ -177,6 +192,18 @@ export class LegacySession {
       signal: env.signal,
       maxRounds: config.limits.maxInputRounds,
     });
+  }
+
+  private async principalOf(env: LegacyRequestEnv): Promise<string> {
+    return env.identity === undefined ? this.taskPrincipal : identityFingerprint(env.identity);
+  }
+
+  /** Creates the task a task-augmented `tools/call` answered with; its notifications go to the session. */
+  private async startTask(run: TaskRun, params: Result, env: LegacyRequestEnv): Promise<Result> {
+    const engine = this.runtime.config.tasks as NonNullable<ServerRuntime["config"]["tasks"]>;
+    return startLegacyTask(engine, run, await this.principalOf(env), params, (message) =>
+      this.notifySession(message),
+    );
   }
 
   private initialize(params: Result): Result {
@@ -240,6 +267,7 @@ export class LegacySession {
         clientCapabilities: this.clientCapabilities,
         clientInfo: this.clientInfo,
         input,
+        taskAugmented: legacyAugmented(this.runtime.config.tasks, request.method, request.params ?? {}),
         clientRequests: this.clientRequests,
         sender: env.send ?? this.send,
       },

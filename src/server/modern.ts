@@ -10,6 +10,7 @@ import { levelAllows, type NotificationSink, type RequestContext, requestContext
 import { invokeCustom } from "./custom-dispatch.js";
 import type { CustomMethods } from "./custom-methods.js";
 import { methodNotFound } from "./errors.js";
+import { identityFingerprint } from "./fingerprint.js";
 import { INPUT_REQUIRED_METHODS, isInputRequired, type RoundInput } from "./input.js";
 import { HANDLER_METHODS, invokeHandler } from "./invoke.js";
 import { inputRequiredResult, NO_INPUT, readModernInput, spendState } from "./modern-input.js";
@@ -17,6 +18,9 @@ import { cappedNotifications } from "./notification-caps.js";
 import type { ServerConfig } from "./options.js";
 import { errorResponse, isOwnAbort, resultResponse } from "./respond.js";
 import type { ServerRuntime } from "./runtime.js";
+import { modernAugmented, settleTaskRun, startModernTask } from "./task-dispatch.js";
+import type { TaskEngine } from "./task-engine.js";
+import { isTaskRun } from "./task-run.js";
 
 /** What the transport knows about one 2026-07-28 request. */
 export interface ModernRequestEnv {
@@ -78,14 +82,26 @@ export async function serveModern(
       const notify = cappedNotifications(env.notify, config.limits, config.logger, request);
       const answer = await executor.run(async (abort) => {
         await spendState(sealer, nonce);
-        const context = modernContext(request, meta, abort, input, env, notify);
-        return custom === undefined
-          ? invokeHandler(config, method, params, context)
-          : invokeCustom(custom, MODERN_VERSION, params, context);
+        const context = modernContext(request, meta, abort, input, env, notify, config.tasks);
+        return settleTaskRun(
+          await (custom === undefined
+            ? invokeHandler(config, method, params, context)
+            : invokeCustom(custom, MODERN_VERSION, params, context)),
+          context,
+        );
       }, env.signal);
-      result = isInputRequired(answer)
-        ? await inputRequiredResult(sealer, answer, round, meta.clientCapabilities)
-        : answer;
+      if (isTaskRun(answer)) {
+        // settleTaskRun passes a TaskRun on only when tasks are on.
+        result = await startModernTask(
+          config.tasks as NonNullable<typeof config.tasks>,
+          answer,
+          await identityFingerprint(env.identity),
+        );
+      } else {
+        result = isInputRequired(answer)
+          ? await inputRequiredResult(sealer, answer, round, meta.clientCapabilities)
+          : answer;
+      }
     } else {
       throw methodNotFound(method);
     }
@@ -124,6 +140,7 @@ export function modernContext(
   input: RoundInput,
   env: ModernRequestEnv,
   notify: NotificationSink,
+  tasks?: TaskEngine,
 ): RequestContext {
   const minimum: LoggingLevel | undefined = meta.logLevel;
   return requestContext(
@@ -135,6 +152,7 @@ export function modernContext(
       clientCapabilities: meta.clientCapabilities,
       clientInfo: meta.clientInfo,
       input,
+      taskAugmented: modernAugmented(tasks, request.method, meta.clientCapabilities),
     },
     abort,
     meta.progressToken,

@@ -6,13 +6,21 @@ import type { CacheHints, Implementation, JsonObject } from "../protocol/types/c
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
 import { type Cluster, isCluster } from "./cluster.js";
 import type { NotificationEntry, RequestEntry } from "./custom.js";
-import { buildCustomSurface, type CustomMethods, type CustomSurface } from "./custom-methods.js";
+import {
+  buildCustomSurface,
+  type CustomMethods,
+  type CustomSurface,
+  mergeCustomSurface,
+} from "./custom-methods.js";
 import type { Extension } from "./extension.js";
 import { withExtensionResources } from "./extension-resources.js";
 import { type CallbackFamily, checkHandler, HANDLER_CALLBACKS, type ServerHandler } from "./handler.js";
 import { stateSecret } from "./request-state.js";
 import { sharedRequestStateStore } from "./shared-state-store.js";
 import { isRequestStateStore, MemoryRequestStateStore, type RequestStateStore } from "./state-store.js";
+import { TaskEngine } from "./task-engine.js";
+import { tasksExtension } from "./task-extension.js";
+import { type TasksOptions, taskSettings } from "./task-options.js";
 
 /**
  * Where the server reports what it cannot send to a peer (handler crashes, dropped messages). Repeated lines of
@@ -142,6 +150,12 @@ export interface ServerOptions {
   maxNotificationsPerRequest?: number;
   /** Bytes of JSON one request's notifications may add up to (default 1,000,000); see `maxNotificationsPerRequest`. */
   maxNotificationBytes?: number;
+  /**
+   * Tasks (docs/tasks.md): `true` or {@link TasksOptions}. Tools may then answer `runAsTask(work)`: 2026-07-28
+   * serves the `io.modelcontextprotocol/tasks` extension, 2025-11-25 `tasks/get`, `tasks/result`, `tasks/list`,
+   * `tasks/cancel` and `capabilities.tasks`. Default: off (a `runAsTask` answer then runs inline).
+   */
+  tasks?: boolean | TasksOptions;
 }
 
 /** The bounds of input rounds, subscriptions, server-to-client requests and request notifications. */
@@ -186,6 +200,8 @@ export interface ServerConfig {
   readonly cluster: Cluster | undefined;
   /** Where single-use states are spent; `undefined` when states open until they expire. */
   readonly stateStore: RequestStateStore | undefined;
+  /** The tasks engine; `undefined` when tasks are off. */
+  readonly tasks: TaskEngine | undefined;
 }
 
 const LIMIT_DEFAULTS: ServerLimits = {
@@ -220,6 +236,7 @@ const OPTION_KEYS = new Set([
   "singleUseState",
   "previousStateKeys",
   "cluster",
+  "tasks",
   ...Object.keys(LIMIT_DEFAULTS),
 ]);
 
@@ -233,11 +250,6 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
   }
   if (!isObject(options.handler)) throw invalid("handler", "must be an object");
   checkHandler(options.handler);
-  const surface = buildCustomSurface(options);
-  // Extensions that serve resources of their own (skills) are merged into the handler: listed, read first.
-  const handler =
-    surface.claims.length === 0 ? options.handler : withExtensionResources(options.handler, surface.claims);
-  const families = checkHandler(handler);
   if (options.instructions !== undefined && typeof options.instructions !== "string") {
     throw invalid("instructions", "must be a string");
   }
@@ -263,6 +275,18 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     );
   }
   const cluster = options.cluster;
+  const settings = taskSettings(options.tasks);
+  const tasks =
+    settings === undefined ? undefined : new TaskEngine(settings, limitLogger(logger, logIntervalMs));
+  const surface = buildCustomSurface(
+    tasks === undefined
+      ? options
+      : mergeCustomSurface(options, { requests: {}, notifications: {}, extensions: [tasksExtension(tasks)] }),
+  );
+  // Extensions that serve resources of their own (skills) are merged into the handler: listed, read first.
+  const handler =
+    surface.claims.length === 0 ? options.handler : withExtensionResources(options.handler, surface.claims);
+  const families = checkHandler(handler);
   const capabilities = deepFreeze(buildCapabilities({ ...options, handler }, families, surface.all));
   const limits: { [key: string]: number } = {};
   for (const [key, fallback] of Object.entries(LIMIT_DEFAULTS)) {
@@ -273,7 +297,7 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     handler: bindHandler(handler),
     instructions: options.instructions,
     capabilities,
-    capabilitiesByEra: Object.freeze(byEra(capabilities, surface)),
+    capabilitiesByEra: Object.freeze(withLegacyTasks(byEra(capabilities, surface), tasks !== undefined)),
     custom: surface.methods,
     families: Object.freeze(families),
     cache: Object.freeze(cache),
@@ -286,6 +310,7 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     previousStateKeys: checkPreviousKeys(options.previousStateKeys),
     cluster,
     stateStore: checkStateStore(options.singleUseState, cluster),
+    tasks,
   });
 }
 
@@ -301,6 +326,19 @@ function byEra(all: ServerCapabilities, surface: CustomSurface): { [era in Era]:
     out[era] = deepFreeze(Object.keys(advertised).length === 0 ? rest : { ...rest, extensions: advertised });
   }
   return out;
+}
+
+/** 2025-11-25 advertises tasks as a core capability: listing, cancelling and task-augmented `tools/call`. */
+function withLegacyTasks(
+  byEra: { [era in Era]: ServerCapabilities },
+  tasks: boolean,
+): { [era in Era]: ServerCapabilities } {
+  if (!tasks) return byEra;
+  const legacy = {
+    ...byEra[LEGACY_VERSION],
+    tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+  };
+  return { ...byEra, [LEGACY_VERSION]: deepFreeze(legacy) };
 }
 
 function buildCapabilities(

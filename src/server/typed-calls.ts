@@ -7,6 +7,8 @@ import { describeIssues } from "../protocol/validation.js";
 import type { RequestContext } from "./context.js";
 import { type InputRequired, isInputRequired } from "./input.js";
 import type { Check, CheckResult } from "./schemas.js";
+import { taskRequired } from "./task-dispatch.js";
+import { isTaskRun, type TaskRun } from "./task-run.js";
 
 type Answer<T> = Promise<T> | T;
 
@@ -32,8 +34,11 @@ export async function runTool(
   tool: RegisteredTool,
   args: { [key: string]: unknown },
   context: RequestContext,
-): Promise<CallToolResult | InputRequired> {
+): Promise<CallToolResult | InputRequired | TaskRun> {
   const name = tool.definition.name;
+  if (tool.definition.execution?.taskSupport === "required" && !context.taskAugmented) {
+    throw taskRequired(context.era, name);
+  }
   let input: unknown = args;
   if (tool.input !== undefined) {
     const pending = tool.input(args);
@@ -44,14 +49,14 @@ export async function runTool(
     }
     input = checked.value;
   }
-  let result: CallToolResult | InputRequired;
+  let result: CallToolResult | InputRequired | TaskRun;
   try {
-    result = (await tool.callback(input as never, context)) as CallToolResult | InputRequired;
+    result = (await tool.callback(input as never, context)) as CallToolResult | InputRequired | TaskRun;
   } catch (error) {
     if (error instanceof JsonRpcError) throw error;
     return { content: [{ type: "text", text: toError(error).message }], isError: true };
   }
-  if (isInputRequired(result) || result.isError === true) return result;
+  if (isInputRequired(result) || isTaskRun(result) || result.isError === true) return result;
   // The spec: a tool that declares an outputSchema must return structured content (unless it failed).
   if (tool.definition.outputSchema === undefined) return result;
   if (!("structuredContent" in result)) {

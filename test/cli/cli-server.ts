@@ -4,10 +4,13 @@
  * with completions.
  */
 import { serve } from "../../src/node/serve.js";
-import { inputRequired, ServerBuilder } from "../../src/server/index.js";
+import { inputRequired, runAsTask, ServerBuilder } from "../../src/server/index.js";
 import type { Server } from "../../src/server/server.js";
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
+
+/** The signals of the `long-task` tool's tasks, newest last: the CLI tests see them cancelled. */
+export const longTaskSignals: AbortSignal[] = [];
 
 export function cliServer(): Server {
   return new ServerBuilder({
@@ -16,6 +19,7 @@ export function cliServer(): Server {
     logger: { warn: () => {}, error: () => {} },
     listChanged: { tools: true },
     subscribe: true,
+    tasks: { pollIntervalMs: 20 },
   })
     .tool(
       {
@@ -151,6 +155,35 @@ export function cliServer(): Server {
         messages: [{ role: "user", content: { type: "text", text: `Greet ${name} ${tone ?? "warmly"}` } }],
       }),
       { complete: { tone: (value) => ["warmly", "formally", "wryly"].filter((v) => v.startsWith(value)) } },
+    )
+    .tool(
+      {
+        name: "task-job",
+        description: "Runs as a task",
+        inputSchema: { type: "object" },
+        execution: { taskSupport: "optional" },
+      },
+      () =>
+        runAsTask(async (task) => {
+          await task.status("crunching");
+          return text("task done");
+        }),
+    )
+    .tool(
+      {
+        name: "long-task",
+        description: "A task that runs until cancelled",
+        inputSchema: { type: "object" },
+        execution: { taskSupport: "optional" },
+      },
+      () =>
+        runAsTask(async (task) => {
+          longTaskSignals.push(task.signal);
+          await task.status("waiting for ever");
+          return new Promise((_resolve, reject) =>
+            task.signal.addEventListener("abort", () => reject(task.signal.reason)),
+          );
+        }),
     )
     .build();
 }

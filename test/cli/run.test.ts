@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../../src/cli/exit-codes.js";
 import { runCli } from "../../src/cli/run.js";
 import { until } from "../support/until.js";
-import { serveCliServer } from "./cli-server.js";
+import { longTaskSignals, serveCliServer } from "./cli-server.js";
 import { fakeIo } from "./fake-io.js";
 
 let served: Awaited<ReturnType<typeof serveCliServer>>;
@@ -53,6 +53,8 @@ describe.each(["2026-07-28", "2025-11-25"])("runCli against an mcpkit HTTP serve
       "sleep",
       "ask",
       "ask-two",
+      "task-job",
+      "long-task",
     ]);
   });
 
@@ -122,6 +124,23 @@ describe.each(["2026-07-28", "2025-11-25"])("runCli against an mcpkit HTTP serve
     expect(stderr).toContain("progress steps: 1/3 33% step 1\n");
     expect(stderr).toContain("progress steps: 3/3 100% step 3\n");
     expect(stderr).toContain("[info] steps: steps done\n");
+  });
+
+  it("runs a task-capable tool as a task, showing its status", async () => {
+    const { status, stdout, stderr } = await pinned(["call", "task-job"]);
+    expect(status).toBe(ExitCode.OK);
+    expect(stdout).toBe("task done\n");
+    expect(stderr).toContain("progress task-job: working");
+  });
+
+  it("Ctrl-C during a task cancels the task on the server and exits 130", async () => {
+    const fake = fakeIo();
+    const before = longTaskSignals.length;
+    const running = runCli([served.url, "--era", era, "call", "long-task"], fake.io);
+    await until(() => fake.stderr.text.includes("waiting for ever"));
+    fake.interrupt.abort(new Error("interrupted"));
+    expect(await running).toBe(ExitCode.INTERRUPTED);
+    await until(() => longTaskSignals[before]?.aborted === true);
   });
 
   it("redraws progress in place on a terminal and clears it at the end", async () => {

@@ -519,8 +519,14 @@ export class WireValidator {
         (typeof message.id === "string" || typeof message.id === "number")
       ) {
         let resultDef = def === undefined ? "Result" : schema.resultDefFor(def);
-        // 2025-11-25 task-augmented requests are answered with a CreateTaskResult.
-        if (isObject(message.params) && isObject(message.params.task) && schema.has("CreateTaskResult")) {
+        // 2025-11-25 task-augmented requests are answered with a CreateTaskResult (only the augmentable methods:
+        // the official v1 client also repeats its `task` param on tasks/get).
+        if (
+          AUGMENTABLE.has(method) &&
+          isObject(message.params) &&
+          isObject(message.params.task) &&
+          schema.has("CreateTaskResult")
+        ) {
           resultDef = "CreateTaskResult";
         }
         this.outstanding[from].set(message.id, { era, method, resultDef });
@@ -574,3 +580,10 @@ function claimedEra(message: unknown): Era {
   const version = meta[PROTOCOL_VERSION_META];
   return isEra(version) ? version : MODERN;
 }
+
+/** The 2025-11-25 requests a `task` param turns into a task. */
+const AUGMENTABLE: ReadonlySet<string> = new Set([
+  "tools/call",
+  "sampling/createMessage",
+  "elicitation/create",
+]);

@@ -25,7 +25,14 @@ export interface Tool extends Open {
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
   icons?: Icon[];
+  /** 2025-11-25 (and mcpkit in both eras): whether the tool runs as a task (default `"forbidden"`). */
+  execution?: ToolExecution;
   _meta?: MetaObject;
+}
+
+/** How a tool may run: `taskSupport` says whether it may (`optional`) or must (`required`) run as a task. */
+export interface ToolExecution extends Open {
+  taskSupport?: "forbidden" | "optional" | "required";
 }
 
 export interface ListToolsResult extends ResultBase, Paginated {
