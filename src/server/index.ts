@@ -97,6 +97,7 @@ export {
   STATE_CAPACITY_MESSAGE,
 } from "./state-store.js";
 export type { Subscription, SubscriptionChannel, SubscriptionEnd } from "./subscription.js";
+export type { TaskEngine, TaskHooks, TaskSettings } from "./task-engine.js";
 export type { TasksOptions } from "./task-options.js";
 export { isTaskRun, runAsTask, type TaskContext, type TaskRun, type TaskWork } from "./task-run.js";
 export { MemoryTaskStore, type TaskCapRefusal, type TaskRecord, type TaskStore } from "./task-store.js";

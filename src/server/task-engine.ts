@@ -21,7 +21,9 @@ export interface TaskSettings {
 
 /** How one task reports outside the store: progress on its creating request, and every change of status. */
 export interface TaskHooks {
+  /** Sends a progress notification on the request that created the task (while it is open). */
   progress?(progress: number, total?: number, message?: string): Promise<void>;
+  /** Called after every change of the task's record (status, result, input asked). */
   changed?(record: TaskRecord): void;
 }
 

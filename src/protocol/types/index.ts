@@ -9,4 +9,5 @@ export type * from "./lifecycle.js";
 export type * from "./prompts.js";
 export type * from "./resources.js";
 export type * from "./subscriptions.js";
+export type * from "./tasks.js";
 export type * from "./tools.js";
