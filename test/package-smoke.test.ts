@@ -85,7 +85,13 @@ beforeAll(() => {
     JSON.stringify({ name: "mcpkit-smoke-app", version: "0.0.0", private: true, type: "module" }),
   );
   // Offline when the package has no runtime dependencies; a dependency comes from npm's cache when it can.
-  run(npm, ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], app);
+  // mcpkit/redis needs its optional peer, the Redis client, as a user of that entry installs it.
+  const redisPeer = `redis@${(pkg as { peerDependencies?: { [name: string]: string } }).peerDependencies?.redis ?? "latest"}`;
+  run(
+    npm,
+    ["install", tarball, redisPeer, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
+    app,
+  );
   for (const [name, text] of Object.entries(APP_FILES)) writeFileSync(join(app, name), text);
 }, 300_000);
 

@@ -37,6 +37,8 @@ describe("serve", () => {
       headers: { "mcp-protocol-version": "2025-11-25", "mcp-session-id": peer.sessionId },
     });
     const { events } = await response;
+    // The stream's first bytes go out at once (a comment), so every runtime sends its head.
+    expect(await events.next()).toEqual({ comment: "stream open" });
     await handle.close();
     expect(await events.next()).toBeUndefined();
   });

@@ -12,6 +12,8 @@ export type SystemTool = "chromium" | "redis-server" | "nginx";
 const extraDirs = ["/usr/sbin", "/sbin", "/usr/local/sbin"];
 
 function findOnPath(name: string): string | undefined {
+  // MCPKIT_NO_SYSTEM=1 acts as a machine without them (.ci/run's fresh-clone pass, which checks exactly that).
+  if (process.env.MCPKIT_NO_SYSTEM === "1") return undefined;
   const dirs = [...(process.env.PATH ?? "").split(delimiter), ...extraDirs];
   for (const dir of dirs) {
     if (dir === "") continue;
