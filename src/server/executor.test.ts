@@ -32,6 +32,41 @@ describe("CallbackExecutor", () => {
     await expect(executor.run(() => "next")).resolves.toBe("next");
   });
 
+  it("releases the slot of a timed-out call even when firing its signal throws (Workers, another request)", async () => {
+    // Workers throw "Cannot perform I/O on behalf of a different request" when a later request fires the
+    // AbortSignal an abandoned call's handler made; the slot must come back all the same.
+    const executor = new CallbackExecutor({ timeoutMs: 20, maxConcurrent: 1 });
+    const refused = new Error("Cannot perform I/O on behalf of a different request");
+    const abort = vi.spyOn(AbortController.prototype, "abort").mockImplementation(() => {
+      throw refused;
+    });
+    const reported: unknown[] = [];
+    const original = globalThis.queueMicrotask;
+    const queueMicrotask = vi.spyOn(globalThis, "queueMicrotask").mockImplementation((callback) =>
+      original(() => {
+        try {
+          callback();
+        } catch (error) {
+          reported.push(error);
+        }
+      }),
+    );
+    try {
+      const call = executor.run((lazy) => {
+        lazy.signal; // the handler made its AbortSignal
+        return new Promise<never>(() => {});
+      });
+      await expect(call).rejects.toMatchObject({ message: HANDLER_TIMEOUT_MESSAGE });
+      await Promise.resolve();
+    } finally {
+      abort.mockRestore();
+      queueMicrotask.mockRestore();
+    }
+    expect(executor.running).toBe(0);
+    expect(reported).toEqual([refused]);
+    await expect(executor.run(() => "next")).resolves.toBe("next");
+  });
+
   it("queues a call beyond the admission limit and runs it once a slot frees", async () => {
     const executor = new CallbackExecutor({ timeoutMs: 10_000, maxConcurrent: 2 });
     const releases: (() => void)[] = [];
