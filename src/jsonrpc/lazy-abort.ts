@@ -39,7 +39,15 @@ export class LazyAbort {
     if (this.isAborted) return;
     this.isAborted = true;
     this.abortReason = reason;
-    this.controller?.abort(reason);
+    try {
+      this.controller?.abort(reason);
+    } catch (error) {
+      // Workers refuse to fire a signal made by another request ("Cannot perform I/O on behalf of a different
+      // request"): reported, and the listeners (and whoever aborts, e.g. a slot release) still run.
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
     const listeners = this.listeners;
     this.listeners = undefined;
     if (listeners === undefined) return;

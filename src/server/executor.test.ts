@@ -32,6 +32,45 @@ describe("CallbackExecutor", () => {
     await expect(executor.run(() => "next")).resolves.toBe("next");
   });
 
+  it("releases the slot of a timed-out call even when firing its signal throws (Workers, another request)", async () => {
+    // Workers throw "Cannot perform I/O on behalf of a different request" when a later request fires the
+    // AbortSignal an abandoned call's handler made; the slot must come back all the same.
+    const executor = new CallbackExecutor({ timeoutMs: 20, maxConcurrent: 1 });
+    const refused = new Error("Cannot perform I/O on behalf of a different request");
+    const abort = vi.spyOn(AbortController.prototype, "abort").mockImplementation(() => {
+      throw refused;
+    });
+    const reported: unknown[] = [];
+    const original = globalThis.queueMicrotask;
+    const queueMicrotask = vi.spyOn(globalThis, "queueMicrotask").mockImplementation((callback) =>
+      original(() => {
+        try {
+          callback();
+        } catch (error) {
+          reported.push(error);
+        }
+      }),
+    );
+    let outcome: string;
+    try {
+      const call = executor.run((lazy) => {
+        lazy.signal; // the handler made its AbortSignal
+        return new Promise<never>(() => {});
+      });
+      // A hang guard only: the deadline is 20 ms.
+      const guard = new Promise<string>((resolve) => setTimeout(() => resolve("never settled"), 2_000));
+      outcome = await Promise.race([call.then(String, (error: Error) => error.message), guard]);
+      await Promise.resolve();
+    } finally {
+      abort.mockRestore();
+      queueMicrotask.mockRestore();
+    }
+    expect(outcome).toBe(HANDLER_TIMEOUT_MESSAGE);
+    expect(executor.running).toBe(0);
+    expect(reported).toEqual([refused]);
+    await expect(executor.run(() => "next")).resolves.toBe("next");
+  });
+
   it("queues a call beyond the admission limit and runs it once a slot frees", async () => {
     const executor = new CallbackExecutor({ timeoutMs: 10_000, maxConcurrent: 2 });
     const releases: (() => void)[] = [];

@@ -170,10 +170,13 @@ class ExecutorCall<T> {
       return;
     }
     // The signal fires first, then the slot is released: the handler learns it is done before anyone else can
-    // take its place.
-    this.abort.abort(error);
-    this.finish(true);
-    this.reject(error);
+    // take its place. The slot is released even if firing the signal throws.
+    try {
+      this.abort.abort(error);
+    } finally {
+      this.finish(true);
+      this.reject(error);
+    }
   }
 
   private settle(ok: boolean, value: unknown): void {
