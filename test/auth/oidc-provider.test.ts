@@ -30,6 +30,7 @@ import {
 import { Client } from "../../src/client/client.js";
 import { StreamableHttpClientTransport } from "../../src/http/client/transport.js";
 import { createHttpHandler } from "../../src/http/server/handler.js";
+import { McpkitError } from "../../src/jsonrpc/errors.js";
 import { toNodeHandler } from "../../src/node/adapter.js";
 import { ServerBuilder } from "../../src/server/index.js";
 import { type AuthServer, HeadlessBrowser, startAuthServer } from "../support/oidc-provider.js";
@@ -280,6 +281,41 @@ describe.each([MODERN, LEGACY] as const)(
     });
   },
 );
+
+describe("mcpkit's OAuthClient when oidc-provider refuses the registration", () => {
+  it("surfaces the OAuth error and its description in UNAUTHORIZED registration_failed", async () => {
+    // The registration goes out with a redirect that oidc-provider refuses for a native client (http, not
+    // loopback); mcpkit's own options would not allow it, so the test's fetch rewrites the request.
+    const oauth = new OAuthClient({
+      redirectUri: REDIRECT,
+      fetch: (url, init) => {
+        if (String(url) !== `${as.issuer}/reg` || typeof init?.body !== "string") return fetch(url, init);
+        const body = { ...JSON.parse(init.body), redirect_uris: ["http://app.example/callback"] };
+        return fetch(url, { ...init, body: JSON.stringify(body) });
+      },
+      onAuthorizationUrl: () => {
+        throw new Error("no login may start without a registration");
+      },
+    });
+    const transport = new StreamableHttpClientTransport({ url: resource, authProvider: oauth });
+    const client = new Client({ transport, clientInfo: { name: "refused", version: "1.0.0" } });
+    const error = await client.connect().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    await client.close().catch(() => {});
+    expect(error).toBeInstanceOf(McpkitError);
+    expect((error as McpkitError).code).toBe("UNAUTHORIZED");
+    expect((error as McpkitError).message).toContain("invalid_redirect_uri");
+    expect((error as McpkitError).details).toEqual({
+      reason: "registration_failed",
+      issuer: as.issuer,
+      status: 400,
+      error: "invalid_redirect_uri",
+      error_description: expect.stringContaining("loopback") as unknown,
+    });
+  });
+});
 
 describe("introspection against oidc-provider", () => {
   it("serves a client_credentials (opaque) token through introspectionVerifier; a made-up one is inactive", async () => {
