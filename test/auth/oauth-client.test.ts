@@ -232,6 +232,31 @@ describe("OAuthClient refusals: nothing of a bad redirect or bad metadata is use
     expect(w.log.authorizations).toHaveLength(0);
   });
 
+  it("a refused registration keeps only a well-formed error and error_description, never an echoed secret", async () => {
+    const w = await world();
+    w.config.refuseRegistration = {
+      status: 400,
+      body: {
+        error: "invalid_client_metadata",
+        error_description: "x".repeat(600),
+        client_secret: "echoed-secret-0123456789",
+      },
+    };
+    const error = await rejection(connected(w, oauth()));
+    expect(error.message).toContain("invalid_client_metadata");
+    expect(error.details).toEqual({
+      reason: "registration_failed",
+      issuer: w.issuer1,
+      status: 400,
+      error: "invalid_client_metadata",
+      error_description: "x".repeat(500),
+    });
+    expect(JSON.stringify(error.details)).not.toContain("echoed-secret");
+    w.config.refuseRegistration = { status: 403, body: { error: 'bad "quoted"\nerror' } };
+    const malformed = await rejection(connected(w, oauth()));
+    expect(malformed.details).toEqual({ reason: "registration_failed", issuer: w.issuer1, status: 403 });
+  });
+
   it("never puts a token, code or secret in its errors or logs", async () => {
     const w = await world();
     const lines: string[] = [];

@@ -1,10 +1,11 @@
 /**
- * mcpkit's resource-server helpers against real parts: oidc-provider on 127.0.0.1 (resource indicators with JWT
- * access tokens, dynamic client registration, refresh) in front of an mcpkit server behind `requireBearer` and
- * `jwtVerifier`, called by the official v2 client with its OAuth provider, in both eras. The client discovers
- * everything from the 401 (Protected Resource Metadata, then the authorization server), registers, logs in
- * through a headless browser, calls a tool, refreshes when its access token is refused, and steps up when a tool
- * answers 403 insufficient_scope. The token's claims reach the tool through the identity.
+ * mcpkit/auth end to end against real parts: oidc-provider on 127.0.0.1 (resource indicators with JWT access
+ * tokens, dynamic client registration, PKCE, RFC 9207 `iss`, refresh) in front of an mcpkit server behind
+ * `requireBearer`, `jwtVerifier` and `protectedResourceMetadata`, called by two clients in both eras: the
+ * official v2 client with its OAuth provider, and mcpkit's own `OAuthClient`. Each discovers everything from the
+ * 401 (Protected Resource Metadata, then the authorization server), registers, logs in through a headless
+ * browser, calls a tool, refreshes when its access token is refused, and steps up when a tool answers 403
+ * insufficient_scope. The token's claims reach the tool through the identity.
  */
 import { createServer, type Server as NodeServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,10 +22,15 @@ import {
   bearerToken,
   introspectionVerifier,
   jwtVerifier,
+  MemoryCredentialStore,
+  OAuthClient,
   protectedResourceMetadata,
   requireBearer,
 } from "../../src/auth/index.js";
+import { Client } from "../../src/client/client.js";
+import { StreamableHttpClientTransport } from "../../src/http/client/transport.js";
 import { createHttpHandler } from "../../src/http/server/handler.js";
+import { McpkitError } from "../../src/jsonrpc/errors.js";
 import { toNodeHandler } from "../../src/node/adapter.js";
 import { ServerBuilder } from "../../src/server/index.js";
 import { type AuthServer, HeadlessBrowser, startAuthServer } from "../support/oidc-provider.js";
@@ -200,6 +206,116 @@ describe.each([MODERN, LEGACY])(
     });
   },
 );
+
+describe.each([MODERN, LEGACY] as const)(
+  "mcpkit's OAuthClient against requireBearer and oidc-provider (%s)",
+  (era) => {
+    it("logs in, calls a tool, refreshes once after a refused token, and steps up to mcp:write", async () => {
+      const browser = new HeadlessBrowser();
+      const opened: URL[] = [];
+      const store = new MemoryCredentialStore();
+      const oauth = new OAuthClient({
+        redirectUri: REDIRECT,
+        store,
+        onAuthorizationUrl: (url) => {
+          opened.push(url);
+          return browser.authorize(url, REDIRECT);
+        },
+      });
+      const transport = new StreamableHttpClientTransport({ url: resource, authProvider: oauth });
+      const client = new Client({
+        transport,
+        clientInfo: { name: "mcpkit-oauth-client", version: "1.0.0" },
+        protocolVersion: era,
+      });
+      const grantsBefore = { ...as.grants };
+      const logins = as.authorizationScopes.length;
+      try {
+        await client.connect();
+        expect(opened).toHaveLength(1);
+        // The challenge's scope, plus offline_access because the provider lists it (the provider drops it without
+        // prompt=consent, and issues a refresh token anyway: the client registered the refresh_token grant).
+        expect(opened[0]?.searchParams.get("scope")).toBe("mcp:read offline_access");
+        expect(opened[0]?.searchParams.get("code_challenge_method")).toBe("S256");
+        expect(as.authorizationScopes.at(-1)).toBe("mcp:read");
+        expect(as.authorizationResources.at(-1)).toBe(resource); // byte-identical to the metadata's
+        const who = await client.callTool("whoami", {});
+        const key = { resource, issuer: as.issuer };
+        const clientId = store.get(key)?.client?.client_id;
+        expect(who.content).toEqual([{ type: "text", text: `alice via ${clientId} [mcp:read]` }]);
+
+        // Refresh: the stored access token is refused (401 invalid_token); exactly one refresh, then the retry.
+        const saved = store.get(key);
+        if (saved?.tokens === undefined) throw new Error("no tokens stored");
+        store.set(key, { ...saved, tokens: { ...saved.tokens, access_token: "not-a-jwt" } });
+        const refusedBefore = refusals.length;
+        expect((await client.callTool("whoami", {})).isError).not.toBe(true);
+        expect((as.grants.refresh_token ?? 0) - (grantsBefore.refresh_token ?? 0)).toBe(1);
+        expect(refusals.slice(refusedBefore)).toEqual([{ status: 401, reason: "malformed" }]);
+        expect(store.get(key)?.tokens?.access_token).not.toBe("not-a-jwt");
+        expect(opened).toHaveLength(1); // refreshed, no new login
+
+        // Step-up: write_note needs mcp:write; the client asks for the union of what it asked and what the 403 named.
+        const stepBefore = refusals.length;
+        const written = await client.callTool("write_note", {});
+        expect(written.content).toEqual([{ type: "text", text: "written" }]);
+        expect(refusals.slice(stepBefore)).toEqual([{ status: 403, reason: "insufficient_scope" }]);
+        expect(opened).toHaveLength(2);
+        expect(opened[1]?.searchParams.get("scope")?.split(" ").sort()).toEqual([
+          "mcp:read",
+          "mcp:write",
+          "offline_access",
+        ]);
+        expect(as.authorizationScopes.at(-1)).toBe("mcp:read mcp:write");
+        expect(as.authorizationScopes.length - logins).toBe(2);
+        expect((as.grants.authorization_code ?? 0) - (grantsBefore.authorization_code ?? 0)).toBe(2);
+        // The stepped-up token serves both tools without another challenge.
+        const refused = refusals.length;
+        const after = await client.callTool("whoami", {});
+        expect((after.content as { text: string }[])[0]?.text).toMatch(/\[mcp:read mcp:write\]$/);
+        await client.callTool("write_note", {});
+        expect(refusals.length).toBe(refused);
+      } finally {
+        await client.close().catch(() => {});
+      }
+    });
+  },
+);
+
+describe("mcpkit's OAuthClient when oidc-provider refuses the registration", () => {
+  it("surfaces the OAuth error and its description in UNAUTHORIZED registration_failed", async () => {
+    // The registration goes out with a redirect that oidc-provider refuses for a native client (http, not
+    // loopback); mcpkit's own options would not allow it, so the test's fetch rewrites the request.
+    const oauth = new OAuthClient({
+      redirectUri: REDIRECT,
+      fetch: (url, init) => {
+        if (String(url) !== `${as.issuer}/reg` || typeof init?.body !== "string") return fetch(url, init);
+        const body = { ...JSON.parse(init.body), redirect_uris: ["http://app.example/callback"] };
+        return fetch(url, { ...init, body: JSON.stringify(body) });
+      },
+      onAuthorizationUrl: () => {
+        throw new Error("no login may start without a registration");
+      },
+    });
+    const transport = new StreamableHttpClientTransport({ url: resource, authProvider: oauth });
+    const client = new Client({ transport, clientInfo: { name: "refused", version: "1.0.0" } });
+    const error = await client.connect().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    await client.close().catch(() => {});
+    expect(error).toBeInstanceOf(McpkitError);
+    expect((error as McpkitError).code).toBe("UNAUTHORIZED");
+    expect((error as McpkitError).message).toContain("invalid_redirect_uri");
+    expect((error as McpkitError).details).toEqual({
+      reason: "registration_failed",
+      issuer: as.issuer,
+      status: 400,
+      error: "invalid_redirect_uri",
+      error_description: expect.stringContaining("loopback") as unknown,
+    });
+  });
+});
 
 describe("introspection against oidc-provider", () => {
   it("serves a client_credentials (opaque) token through introspectionVerifier; a made-up one is inactive", async () => {

@@ -44,6 +44,8 @@ export interface WorldConfig {
   authMethods: string[];
   /** Scopes never granted, whatever is asked. */
   withhold: string[];
+  /** Refuse registration with this status and JSON body. */
+  refuseRegistration?: { status: number; body: { [key: string]: unknown } };
 }
 
 export interface TokenRecord {
@@ -133,6 +135,9 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
       if (url.pathname === `${prefix}/register`) {
         const parsed = JSON.parse(body) as { [key: string]: unknown };
         log.registrations.push({ issuer, body: parsed });
+        if (c.refuseRegistration !== undefined) {
+          return json(res, c.refuseRegistration.status, c.refuseRegistration.body);
+        }
         return json(res, 201, { client_id: `client-${++counter}-of-${prefix.slice(1)}`, ...parsed });
       }
       if (url.pathname === `${prefix}/authorize`) {

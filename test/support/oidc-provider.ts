@@ -1,5 +1,6 @@
 /**
- * A real authorization server for the resource-server tests: `oidc-provider` (a certified OpenID provider) on
+ * A real authorization server for the auth tests (mcpkit's OAuth client and the official one, both against
+ * mcpkit's resource-server helpers): `oidc-provider` (a certified OpenID provider) on
  * 127.0.0.1, with resource indicators (JWT access tokens, audience = the MCP resource), dynamic client
  * registration, refresh tokens, introspection, and an interaction route that logs the user in and consents to
  * whatever is asked, so a headless "browser" ({@link HeadlessBrowser}) can complete the authorization redirect.
@@ -20,6 +21,8 @@ export interface AuthServer {
   readonly grants: { [type: string]: number };
   /** Scope strings of every authorization request, in order. */
   readonly authorizationScopes: string[];
+  /** The `resource` of every authorization request, in order. */
+  readonly authorizationResources: string[];
   close(): Promise<void>;
 }
 
@@ -103,8 +106,10 @@ export async function startAuthServer(options: AuthServerOptions): Promise<AuthS
     grants[type] = (grants[type] ?? 0) + 1;
   });
   const authorizationScopes: string[] = [];
+  const authorizationResources: string[] = [];
   provider.on("authorization.accepted", (ctx) => {
     authorizationScopes.push(String(ctx.oidc.params?.scope ?? ""));
+    authorizationResources.push(String(ctx.oidc.params?.resource ?? ""));
   });
   const callback = provider.callback();
   const accountId = options.accountId ?? "alice";
@@ -128,6 +133,7 @@ export async function startAuthServer(options: AuthServerOptions): Promise<AuthS
     serviceClient,
     grants,
     authorizationScopes,
+    authorizationResources,
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();

@@ -11,7 +11,8 @@ import { McpkitError } from "../../jsonrpc/errors.js";
  * - `insecure_endpoint`: an endpoint is plain `http` to a non-loopback host;
  * - `authorization_response`: the redirect's `state` or `iss` is wrong or missing (the code was not sent);
  * - `authorization_denied`: the authorization server answered with an error;
- * - `registration_failed` / `no_registration`: the client could not get a `client_id` for this server;
+ * - `registration_failed` / `no_registration`: the client could not get a `client_id` for this server (a refusal
+ *   carries `details.status`, and `details.error` / `details.error_description` when the server sent them);
  * - `preregistered_for_other_issuer`: the configured client belongs to another authorization server;
  * - `token_request_failed`: the token endpoint refused (`details.error` is its OAuth error code);
  * - `budget_exhausted`: the authorization attempts allowed for one operation are used up.

@@ -121,20 +121,16 @@ async function register(
     throw authError("registration_failed", "the registration request failed", { issuer: metadata.issuer });
   }
   // Parsed here, not by the library: servers often omit client_secret_expires_at (RFC 7591 asks for it), and
-  // some answer 200; both are accepted. A secret without expiry never expires.
-  const text = response.status === 200 || response.status === 201 ? await response.text() : "";
-  let parsed: unknown;
-  try {
-    parsed = text.length > 0 && text.length <= MAX_DOCUMENT_BYTES ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
+  // some answer 200; both are accepted. A secret without expiry never expires. A 4xx body carries the OAuth
+  // error (RFC 7591 section 3.2.2), of which only `error` and `error_description` are kept.
+  const json = await registrationBody(response);
+  if (response.status !== 200 && response.status !== 201) {
+    throw registrationRefused(response.status, json, metadata.issuer);
   }
-  const json = typeof parsed === "object" && parsed !== null ? (parsed as { [key: string]: unknown }) : {};
   if (typeof json.client_id !== "string" || json.client_id === "") {
-    throw authError("registration_failed", `the registration endpoint refused (HTTP ${response.status})`, {
+    throw authError("registration_failed", `the registration endpoint answered no client_id`, {
       issuer: metadata.issuer,
       status: response.status,
-      ...(typeof json.error === "string" ? { error: json.error } : {}),
     });
   }
   const secret = typeof json.client_secret === "string" ? json.client_secret : undefined;
@@ -149,4 +145,54 @@ async function register(
     ...(registered === undefined ? {} : { token_endpoint_auth_method: registered }),
     source: "dcr",
   };
+}
+
+/** The JSON object of a registration response (success, or a 4xx error), bounded; `{}` for anything else. */
+async function registrationBody(response: Response): Promise<{ [key: string]: unknown }> {
+  const status = response.status;
+  const declared = Number(response.headers.get("content-length"));
+  if (
+    !(status === 200 || status === 201 || (status >= 400 && status < 500)) ||
+    (Number.isFinite(declared) && declared > MAX_DOCUMENT_BYTES)
+  ) {
+    await response.body?.cancel().catch(() => {});
+    return {};
+  }
+  const text = await response.text().catch(() => "");
+  try {
+    const parsed: unknown =
+      text.length > 0 && text.length <= MAX_DOCUMENT_BYTES ? JSON.parse(text) : undefined;
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as { [key: string]: unknown })
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+/** RFC 6749's characters for `error` and `error_description` (printable ASCII without `"` and `\`). */
+const OAUTH_TEXT = /^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/;
+const MAX_DESCRIPTION = 500;
+
+/**
+ * The `UNAUTHORIZED` `registration_failed` for a refused registration: the status, and the OAuth `error` and
+ * `error_description` when they are well-formed (nothing else of the body, which may echo what was sent).
+ */
+function registrationRefused(status: number, json: { [key: string]: unknown }, issuer: string) {
+  const error = typeof json.error === "string" && OAUTH_TEXT.test(json.error) ? json.error : undefined;
+  const rawDescription = json.error_description;
+  const description =
+    typeof rawDescription === "string" && OAUTH_TEXT.test(rawDescription)
+      ? rawDescription.slice(0, MAX_DESCRIPTION)
+      : undefined;
+  const message =
+    error === undefined
+      ? `the registration endpoint refused (HTTP ${status})`
+      : `the registration endpoint refused (HTTP ${status}): ${error}`;
+  return authError("registration_failed", message, {
+    issuer,
+    status,
+    ...(error === undefined ? {} : { error }),
+    ...(description === undefined ? {} : { error_description: description }),
+  });
 }
