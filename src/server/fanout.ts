@@ -1,5 +1,6 @@
 import type { JsonRpcNotification } from "../jsonrpc/message.js";
 import { isObject } from "../jsonrpc/message.js";
+import { BusSubscription } from "./bus-subscription.js";
 import { type ClusterBus, clusterUnavailable, instanceId } from "./cluster.js";
 import type { ServerLogger } from "./options.js";
 
@@ -12,8 +13,6 @@ export type FannedOut =
   | { readonly kind: "resource"; readonly uri: string }
   | { readonly kind: "custom"; readonly notification: JsonRpcNotification };
 
-const RETRY_MAX_MS = 5_000;
-
 /**
  * One server instance on the cluster bus: publishes what {@link FannedOut} happens here, and delivers what
  * the other instances publish (its own messages come back from the bus and are skipped: they were delivered
@@ -21,20 +20,17 @@ const RETRY_MAX_MS = 5_000;
  */
 export class ClusterFanout {
   private readonly id = instanceId();
-  private unsubscribe: (() => Promise<void>) | undefined;
-  private closed = false;
-  private resolveJoined!: () => void;
+  private readonly subscription: BusSubscription;
   /** Resolves once this instance receives what the others publish. */
-  readonly joined = new Promise<void>((resolve) => {
-    this.resolveJoined = resolve;
-  });
+  readonly joined: Promise<void>;
 
   constructor(
     private readonly bus: ClusterBus,
     private readonly deliver: (message: FannedOut) => void,
     private readonly logger: ServerLogger,
   ) {
-    void this.join(250);
+    this.subscription = new BusSubscription(bus, NOTIFY_CHANNEL, (raw) => this.receive(raw), logger);
+    this.joined = this.subscription.joined;
   }
 
   /** Tells the other instances; rejects with `McpkitError` `UNAVAILABLE` when the bus cannot be reached. */
@@ -48,21 +44,7 @@ export class ClusterFanout {
 
   /** Leaves the bus. */
   async close(): Promise<void> {
-    this.closed = true;
-    await this.unsubscribe?.().catch(() => {});
-  }
-
-  private async join(retryMs: number): Promise<void> {
-    if (this.closed) return;
-    try {
-      this.unsubscribe = await this.bus.subscribe(NOTIFY_CHANNEL, (raw) => this.receive(raw));
-      if (this.closed) await this.unsubscribe();
-      this.resolveJoined();
-    } catch (error) {
-      this.logger.warn("could not subscribe to the cluster bus; retrying", { error: String(error) });
-      const timer = setTimeout(() => void this.join(Math.min(retryMs * 2, RETRY_MAX_MS)), retryMs);
-      (timer as { unref?: () => void }).unref?.();
-    }
+    await this.subscription.close();
   }
 
   private receive(raw: string): void {

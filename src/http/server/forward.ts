@@ -1,11 +1,11 @@
 import { isObject } from "../../jsonrpc/message.js";
+import { BusSubscription } from "../../server/bus-subscription.js";
 import { type ClusterBus, clusterUnavailable, instanceId } from "../../server/cluster.js";
 import type { ServerLogger } from "../../server/options.js";
 import type { Answer, RequestView } from "./view.js";
 import { bodyTooLarge } from "./view.js";
 
 const CHANNEL = "mcp:fwd:";
-const RETRY_MAX_MS = 5_000;
 const encoder = new TextEncoder();
 
 /** Bounds of one forwarded request, on the instance that received it. */
@@ -55,13 +55,9 @@ export class Forwarder {
   readonly id = instanceId();
   private readonly relays = new Map<string, Relay>();
   private readonly serving = new Map<string, () => void>();
-  private unsubscribe: (() => Promise<void>) | undefined;
-  private closed = false;
-  private resolveJoined!: () => void;
+  private readonly subscription: BusSubscription;
   /** Resolves once forwarded requests reach this handler. */
-  readonly joined = new Promise<void>((resolve) => {
-    this.resolveJoined = resolve;
-  });
+  readonly joined: Promise<void>;
 
   constructor(
     private readonly bus: ClusterBus,
@@ -69,14 +65,14 @@ export class Forwarder {
     private readonly timing: ForwardTiming,
     private readonly logger: ServerLogger,
   ) {
-    void this.join(250);
+    this.subscription = new BusSubscription(bus, CHANNEL + this.id, (raw) => this.receive(raw), logger);
+    this.joined = this.subscription.joined;
   }
 
   /** Stops serving forwarded requests. */
   async close(): Promise<void> {
-    this.closed = true;
     for (const cancel of this.serving.values()) cancel();
-    await this.unsubscribe?.().catch(() => {});
+    await this.subscription.close();
   }
 
   /**
@@ -204,19 +200,6 @@ export class Forwarder {
         endStream();
       },
     };
-  }
-
-  private async join(retryMs: number): Promise<void> {
-    if (this.closed) return;
-    try {
-      this.unsubscribe = await this.bus.subscribe(CHANNEL + this.id, (raw) => this.receive(raw));
-      if (this.closed) await this.unsubscribe();
-      this.resolveJoined();
-    } catch (error) {
-      this.logger.warn("could not subscribe to the cluster bus; retrying", { error: String(error) });
-      const timer = setTimeout(() => void this.join(Math.min(retryMs * 2, RETRY_MAX_MS)), retryMs);
-      (timer as { unref?: () => void }).unref?.();
-    }
   }
 
   private receive(raw: string): void {
