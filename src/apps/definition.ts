@@ -2,7 +2,7 @@ import type { JsonSchema } from "../protocol/types/tools.js";
 import type { SchemaInput, ToolDefinition } from "../server/index.js";
 import { APP_LIMITS, APP_MIME_TYPE, RESOURCE_URI_META_KEY } from "./constants.js";
 import { checkUiContent } from "./content.js";
-import { appRuleError, checkKeys, positiveInt } from "./errors.js";
+import { appRuleError, checkKeys, viewLimits } from "./errors.js";
 import { checkResourceUiMeta, checkUiUri, checkVisibility, frozenCopy, toolUiLink } from "./meta.js";
 import type { AppVisibility, UiResourceMeta } from "./types.js";
 
@@ -78,18 +78,7 @@ export function defineApp<I extends SchemaInput = JsonSchema, O extends SchemaIn
   input: AppInput<I, O>,
 ): AppDefinition<I, O> {
   const given = checkKeys("app", input, ["tool", "visibility", "resource", "content", "limits"]);
-  const raw = checkKeys("app.limits", given.limits, [
-    "resourceBytes",
-    "uriBytes",
-    "cspEntries",
-    "cspEntryBytes",
-  ]);
-  const limits = {
-    resourceBytes: positiveInt("app.limits.resourceBytes", raw.resourceBytes, APP_LIMITS.resourceBytes),
-    uriBytes: positiveInt("app.limits.uriBytes", raw.uriBytes, APP_LIMITS.uriBytes),
-    cspEntries: positiveInt("app.limits.cspEntries", raw.cspEntries, APP_LIMITS.cspEntries),
-    cspEntryBytes: positiveInt("app.limits.cspEntryBytes", raw.cspEntryBytes, APP_LIMITS.cspEntryBytes),
-  };
+  const limits = viewLimits("app.limits", given.limits);
   const { tool, resource, content } = given;
   if (typeof tool !== "object" || tool === null || typeof tool.name !== "string" || tool.name === "") {
     throw appRuleError("INVALID_CONFIG", "no-link", "app.tool must be a tool with a name");

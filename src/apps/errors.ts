@@ -1,4 +1,5 @@
 import { McpkitError, type McpkitErrorCode } from "../jsonrpc/errors.js";
+import { APP_LIMITS, type AppLimits } from "./constants.js";
 
 /**
  * The rule an app definition, a tool link or a `ui://` read broke, carried as `details.rule` of the
@@ -53,4 +54,18 @@ export function positiveInt(key: string, value: unknown, fallback: number): numb
     throw invalidOption(key, "must be a positive integer");
   }
   return value;
+}
+
+/** The bounds a view's definition and its resolution are checked against. */
+export type ViewLimits = Pick<AppLimits, "resourceBytes" | "uriBytes" | "cspEntries" | "cspEntryBytes">;
+
+/** The bounds a view's definition is checked against, read from the `limits` option at `path` (each defaults to {@link APP_LIMITS}). */
+export function viewLimits(path: string, value: Partial<ViewLimits> | undefined): ViewLimits {
+  const raw = checkKeys(path, value, ["resourceBytes", "uriBytes", "cspEntries", "cspEntryBytes"]);
+  return {
+    resourceBytes: positiveInt(`${path}.resourceBytes`, raw.resourceBytes, APP_LIMITS.resourceBytes),
+    uriBytes: positiveInt(`${path}.uriBytes`, raw.uriBytes, APP_LIMITS.uriBytes),
+    cspEntries: positiveInt(`${path}.cspEntries`, raw.cspEntries, APP_LIMITS.cspEntries),
+    cspEntryBytes: positiveInt(`${path}.cspEntryBytes`, raw.cspEntryBytes, APP_LIMITS.cspEntryBytes),
+  };
 }

@@ -2,7 +2,7 @@ import type { Resource } from "../protocol/types/resources.js";
 import type { Tool } from "../protocol/types/tools.js";
 import { APP_LIMITS, APP_MIME_TYPE } from "./constants.js";
 import { checkUiContent } from "./content.js";
-import { appRuleError, checkKeys, positiveInt } from "./errors.js";
+import { appRuleError, checkKeys, viewLimits } from "./errors.js";
 import { checkResourceUiMeta, toolUiLink, visibilityOf } from "./meta.js";
 import type { AppVisibility, UiResourceMeta } from "./types.js";
 
@@ -56,18 +56,7 @@ export async function resolveApp(
   options?: ResolveAppOptions,
 ): Promise<ResolvedApp> {
   const opts = checkKeys("options", options, ["listing", "limits", "signal", "timeoutMs"]);
-  const raw = checkKeys("options.limits", opts.limits, [
-    "resourceBytes",
-    "uriBytes",
-    "cspEntries",
-    "cspEntryBytes",
-  ]);
-  const limits = {
-    resourceBytes: positiveInt("options.limits.resourceBytes", raw.resourceBytes, APP_LIMITS.resourceBytes),
-    uriBytes: positiveInt("options.limits.uriBytes", raw.uriBytes, APP_LIMITS.uriBytes),
-    cspEntries: positiveInt("options.limits.cspEntries", raw.cspEntries, APP_LIMITS.cspEntries),
-    cspEntryBytes: positiveInt("options.limits.cspEntryBytes", raw.cspEntryBytes, APP_LIMITS.cspEntryBytes),
-  };
+  const limits = viewLimits("options.limits", opts.limits);
   const link = toolUiLink(tool._meta, "PROTOCOL");
   if (link === undefined)
     throw appRuleError("UNSUPPORTED", "no-link", `the tool ${tool.name} links no ui:// view`);

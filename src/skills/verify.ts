@@ -71,17 +71,7 @@ export async function readSkillFile(
   ref?: string,
   options?: RequestOptions,
 ): Promise<VerifiedSkillFile> {
-  const problems = skillEntryProblems(entry);
-  if (problems.length > 0) {
-    const uri = isObject(entry) && typeof entry.uri === "string" ? entry.uri : "(no uri)";
-    throw new SkillVerificationError(
-      "invalid_entry",
-      uri,
-      undefined,
-      `${uri} is not a valid skill entry`,
-      problems,
-    );
-  }
+  checkSkillEntry(entry);
   const { uri, listed } = resolve(entry, ref);
   const fail = (
     reason: "content" | "size" | "digest" | "frontmatter",
@@ -215,17 +205,7 @@ export async function loadSkill(
   ]);
   const limits = skillLimitOptions(opts.limits);
   const { limits: _limits, allowDynamic, ...requestOptions } = opts;
-  const problems = skillEntryProblems(entry);
-  const uri = isObject(entry) && typeof entry.uri === "string" ? entry.uri : "(no uri)";
-  if (problems.length > 0) {
-    throw new SkillVerificationError(
-      "invalid_entry",
-      uri,
-      undefined,
-      `${uri} is not a valid skill entry`,
-      problems,
-    );
-  }
+  const uri = checkSkillEntry(entry);
   const held = structuredClone(entry);
   if (held.resources === DYNAMIC && allowDynamic !== true) {
     throw new SkillVerificationError(
@@ -252,4 +232,20 @@ function deepFreeze<T>(value: T): T {
     for (const child of Object.values(value)) deepFreeze(child);
   }
   return value;
+}
+
+/** Throws `invalid_entry` naming the entry's URI when it breaks a rule of the skill entry shape; returns that URI. */
+function checkSkillEntry(entry: unknown): string {
+  const problems = skillEntryProblems(entry);
+  const uri = isObject(entry) && typeof entry.uri === "string" ? entry.uri : "(no uri)";
+  if (problems.length > 0) {
+    throw new SkillVerificationError(
+      "invalid_entry",
+      uri,
+      undefined,
+      `${uri} is not a valid skill entry`,
+      problems,
+    );
+  }
+  return uri;
 }
