@@ -1,6 +1,8 @@
 import { createClient } from "redis";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { type Cluster, type ClusterBus, clusterUnavailable, type SharedStore } from "../server/cluster.js";
+import type { TaskStore } from "../server/task-store.js";
+import { redisTaskStore } from "./task-store.js";
 
 /** Options of {@link createRedisCluster}. Unknown keys are rejected. */
 export interface RedisClusterOptions {
@@ -20,6 +22,7 @@ export interface RedisClusterOptions {
 
 /** A {@link Cluster} on Redis, with its connections. */
 export interface RedisCluster extends Cluster {
+  readonly tasks: TaskStore;
   /** True while both connections (commands and subscriptions) are up. */
   readonly connected: boolean;
   /** Closes both connections. */
@@ -37,8 +40,9 @@ const OPTION_KEYS = new Set([
 
 /**
  * Connects to Redis and returns the {@link Cluster} that the instances of a server share: a bus on Redis
- * publish/subscribe (one connection for subscriptions, resubscribed after every reconnection) and a store on
- * keys with a time to live (`SET PX`, `SET NX PX`, `GETDEL`, `DEL`). While Redis is unreachable every call fails
+ * publish/subscribe (one connection for subscriptions, resubscribed after every reconnection), a store on
+ * keys with a time to live (`SET PX`, `SET NX PX`, `GETDEL`, `DEL`) and a task store (JSON values and sorted
+ * sets, caps checked in one script, optimistic updates). While Redis is unreachable every call fails
  * at once with `McpkitError` `UNAVAILABLE` (no command is queued offline), none waits longer than
  * `operationTimeoutMs`, and the connections come back by themselves, retrying with a backoff capped at
  * `reconnectMaxDelayMs`. Rejects when Redis cannot be reached within `connectTimeoutMs`.
@@ -139,6 +143,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
   return {
     bus,
     store,
+    tasks: redisTaskStore(commands, bounded, prefix),
     get connected() {
       return up.commands && up.subscriber;
     },

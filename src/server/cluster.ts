@@ -1,5 +1,6 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import type { TaskStore } from "./task-store.js";
 
 /**
  * The message bus every instance of a server shares: publish/subscribe on named channels. Request forwarding
@@ -46,10 +47,11 @@ export interface SharedStore {
 }
 
 /**
- * What the instances of one server share: a {@link ClusterBus} and a {@link SharedStore}. Pass it as the
- * server's `cluster` option: `notifyListChanged`, `notifyResourceUpdated` and `notify` then reach the
- * subscribers held by every instance, `singleUseState: true` spends nonces in the shared store, and the HTTP
- * handler keeps its 2025-11-25 sessions in a shared directory (see docs/deployment.md).
+ * What the instances of one server share: a {@link ClusterBus}, a {@link SharedStore} and, for servers with
+ * tasks, a {@link TaskStore}. Pass it as the server's `cluster` option: `notifyListChanged`,
+ * `notifyResourceUpdated` and `notify` then reach the subscribers held by every instance, `singleUseState: true`
+ * spends nonces in the shared store, tasks live in the shared task store (any instance serves `tasks/*`), and
+ * the HTTP handler keeps its 2025-11-25 sessions in a shared directory (see docs/deployment.md).
  *
  * @example
  * import { createRedisCluster } from "mcpkit/redis";
@@ -59,6 +61,8 @@ export interface SharedStore {
 export interface Cluster {
   readonly bus: ClusterBus;
   readonly store: SharedStore;
+  /** Where the tasks of a server with `tasks` live; needed by such a server unless `tasks.store` is given. */
+  readonly tasks?: TaskStore;
 }
 
 /** Message of the `-32603` (HTTP 503) a request gets when it needs the cluster and the cluster is unreachable. */

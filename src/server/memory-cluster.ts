@@ -1,4 +1,5 @@
 import type { Cluster, ClusterBus, SharedStore } from "./cluster.js";
+import { MemoryTaskStore } from "./task-store.js";
 
 /**
  * The in-process {@link ClusterBus}: every subscriber of a channel in this process gets each message,
@@ -101,12 +102,12 @@ export class MemoryStore implements SharedStore {
 }
 
 /**
- * A {@link Cluster} in memory: a {@link MemoryBus} and a {@link MemoryStore}, for instances in one process and
- * for tests. The default of a server without a `cluster` option is no cluster at all (everything is local).
+ * A {@link Cluster} in memory: a {@link MemoryBus}, a {@link MemoryStore} and a {@link MemoryTaskStore}, for
+ * instances in one process and for tests. The default of a server without a `cluster` option is no cluster at all (everything is local).
  *
  * @example
  * const cluster = memoryCluster();
  */
 export function memoryCluster(): Cluster {
-  return { bus: new MemoryBus(), store: new MemoryStore() };
+  return { bus: new MemoryBus(), store: new MemoryStore(), tasks: new MemoryTaskStore() };
 }

@@ -275,9 +275,11 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     );
   }
   const cluster = options.cluster;
-  const settings = taskSettings(options.tasks);
+  const settings = taskSettings(options.tasks, cluster);
   const tasks =
-    settings === undefined ? undefined : new TaskEngine(settings, limitLogger(logger, logIntervalMs));
+    settings === undefined
+      ? undefined
+      : new TaskEngine(settings, limitLogger(logger, logIntervalMs), cluster?.bus);
   const surface = buildCustomSurface(
     tasks === undefined
       ? options

@@ -47,11 +47,12 @@ export class Server {
   }
 
   /**
-   * Resolves once this instance receives the notifications other instances publish on the `cluster` bus (at
-   * once without a cluster). Until then a change published elsewhere does not reach this instance's listeners.
+   * Resolves once this instance receives the notifications other instances publish on the `cluster` bus, and
+   * their signals about tasks running here (at once without a cluster). Until then a change published elsewhere
+   * does not reach this instance's listeners.
    */
   get clusterReady(): Promise<void> {
-    return this.fanout?.joined ?? Promise.resolve();
+    return Promise.all([this.fanout?.joined, this.config.tasks?.joined]).then(() => {});
   }
 
   /**
@@ -218,6 +219,7 @@ export class Server {
    */
   async close(): Promise<void> {
     await this.fanout?.close();
+    await this.config.tasks?.close();
     await this.runtime.publisher.completeAll();
     await Promise.allSettled([...this.connections].map((c) => c.close()));
   }

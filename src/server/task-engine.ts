@@ -4,8 +4,10 @@ import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import { isObject } from "../jsonrpc/message.js";
 import type { InputRequests, InputResponses } from "../protocol/types/input.js";
 import { TERMINAL_STATUSES } from "../protocol/types/tasks.js";
+import type { ClusterBus } from "./cluster.js";
 import type { ServerLogger } from "./options.js";
 import type { TaskContext, TaskRun } from "./task-run.js";
+import { TaskSignals } from "./task-signals.js";
 import type { TaskRecord, TaskStore } from "./task-store.js";
 
 /** The checked bounds and defaults of a server's tasks (see `TasksOptions`). */
@@ -27,12 +29,12 @@ export interface TaskHooks {
   changed?(record: TaskRecord): void;
 }
 
+/** A round of input the local work waits for; its requests and answers live in the store's record. */
 interface Pending {
-  readonly remaining: { [key: string]: InputRequests[string] };
-  readonly answers: InputResponses;
   resolve(answers: InputResponses): void;
   reject(reason: unknown): void;
-  asking: boolean;
+  /** On a cluster: the timer that reads the store for answers a lost bus signal did not announce. */
+  poll: unknown;
 }
 
 interface Running {
@@ -40,21 +42,56 @@ interface Running {
   readonly hooks: TaskHooks;
   timer: unknown;
   pending: Pending | undefined;
+  /** The work has settled; what is left is storing its outcome. */
+  done: boolean;
 }
+
+/** The error of a task whose owning instance stopped before the task finished. */
+const OWNER_LOST = {
+  code: ErrorCode.InternalError,
+  message: "The server instance running this task stopped",
+};
 
 /**
  * Runs and keeps a server's tasks: creates them under the caps, runs their work after the creating request
  * ended, moves them through their statuses in the store, delivers input and cancellation. A task is seen only
  * by its principal: another principal's id is "unknown" (`-32602`), as an expired one is.
+ *
+ * Everything a client can do to a task goes through the store, so any instance sharing it serves any task:
+ * answers are collected in the record and taken by the instance running the work, a cancellation is a status.
+ * With a `bus`, that instance is told at once (and a task whose instance is gone is failed); without one, or
+ * when a signal is lost, it reads the store every `pollIntervalMs` while its work waits for input.
  */
 export class TaskEngine {
   private readonly running = new Map<string, Running>();
   private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly asking = new Set<string>();
+  private readonly signals: TaskSignals | undefined;
 
   constructor(
     readonly settings: TaskSettings,
     private readonly logger: ServerLogger,
-  ) {}
+    bus?: ClusterBus,
+  ) {
+    this.signals =
+      bus &&
+      new TaskSignals(
+        bus,
+        (taskId) => void this.refresh(taskId),
+        logger,
+        () => settings.clock.now(),
+      );
+  }
+
+  /** Resolves once this instance is told of changes other instances make to its tasks (at once without a bus). */
+  get joined(): Promise<void> {
+    return this.signals?.joined ?? Promise.resolve();
+  }
+
+  /** Leaves the bus (tasks running here go on). */
+  async close(): Promise<void> {
+    await this.signals?.close();
+  }
 
   /** Tasks whose work runs in this process now. */
   get runningCount(): number {
@@ -75,6 +112,7 @@ export class TaskEngine {
     const { store, clock, maxTtlMs } = this.settings;
     const now = clock.now();
     const ttlMs = Math.min(requestedTtlMs ?? this.settings.ttlMs, maxTtlMs);
+    const owner = this.signals?.owner;
     const record: TaskRecord = {
       taskId: crypto.randomUUID(),
       principal,
@@ -83,6 +121,7 @@ export class TaskEngine {
       lastUpdatedAt: now,
       ttlMs,
       pollIntervalMs: this.settings.pollIntervalMs,
+      ...(owner === undefined ? {} : { owner }),
     };
     const refused = await store.create(record, {
       perPrincipal: this.settings.maxTasksPerPrincipal,
@@ -92,7 +131,13 @@ export class TaskEngine {
       const limit = refused === "principal_cap" ? this.settings.maxTasksPerPrincipal : this.settings.maxTasks;
       throw new JsonRpcError(ErrorCode.InternalError, "Task capacity reached", { reason: refused, limit });
     }
-    const running: Running = { abort: new AbortController(), hooks, timer: undefined, pending: undefined };
+    const running: Running = {
+      abort: new AbortController(),
+      hooks,
+      timer: undefined,
+      pending: undefined,
+      done: false,
+    };
     running.timer = clock.setTimeout(() => this.expire(record.taskId), ttlMs);
     this.running.set(record.taskId, running);
     // Started on a later turn: the creating request is answered first.
@@ -107,6 +152,12 @@ export class TaskEngine {
     const record = await this.settings.store.get(taskId);
     if (record === undefined || record.principal !== principal) {
       throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown task: ${taskId}`, { taskId });
+    }
+    if (!TERMINAL_STATUSES.has(record.status) && this.signals?.isForeign(record.owner)) {
+      const owner = record.owner as string;
+      void this.signals
+        .probe(owner)
+        .then((state) => (state === "gone" ? this.orphaned(record.taskId) : undefined));
     }
     return record;
   }
@@ -123,27 +174,8 @@ export class TaskEngine {
    */
   async update(principal: string, taskId: unknown, responses: InputResponses): Promise<TaskRecord> {
     const record = await this.get(principal, taskId);
-    const pending = this.running.get(record.taskId)?.pending;
-    if (pending === undefined) return record;
-    let took = false;
-    for (const [key, response] of Object.entries(responses)) {
-      if (!(key in pending.remaining) || !isObject(response)) continue;
-      pending.answers[key] = response;
-      delete pending.remaining[key];
-      took = true;
-    }
-    if (!took) return record;
-    const done = Object.keys(pending.remaining).length === 0;
-    const next = await this.change(record.taskId, (current) => {
-      if (TERMINAL_STATUSES.has(current.status)) return undefined;
-      const { inputRequests: _asked, ...rest } = current;
-      return done ? { ...rest, status: "working" } : { ...rest, inputRequests: { ...pending.remaining } };
-    });
-    if (done) {
-      const running = this.running.get(record.taskId);
-      if (running !== undefined) running.pending = undefined;
-      pending.resolve({ ...pending.answers });
-    }
+    if (record.status !== "input_required") return record;
+    const next = await this.change(record.taskId, (current) => withAnswers(current, responses));
     return next ?? record;
   }
 
@@ -172,40 +204,46 @@ export class TaskEngine {
       const record = await this.get(principal, taskId);
       if (TERMINAL_STATUSES.has(record.status)) return record;
       signal.throwIfAborted();
-      const pending = this.running.get(record.taskId)?.pending;
-      if (ask !== undefined && pending !== undefined && !pending.asking) {
-        pending.asking = true;
-        ask({ ...pending.remaining })
-          .then((answers) => this.update(principal, record.taskId, answers))
-          .catch((error: unknown) => this.stop(record.taskId, error))
-          .finally(() => {
-            pending.asking = false;
-          });
+      const id = record.taskId;
+      if (ask !== undefined && record.status === "input_required" && !this.asking.has(id)) {
+        this.asking.add(id);
+        ask({ ...record.inputRequests })
+          .then((answers) => this.update(principal, id, answers))
+          .catch((error: unknown) => this.stop(id, error))
+          .finally(() => this.asking.delete(id));
       }
-      await this.nextChange(record.taskId, signal);
+      // On a cluster the work may run on another instance, whose changes are seen by reading the store.
+      await this.nextChange(id, signal, this.signals && this.settings.pollIntervalMs);
     }
   }
 
-  private nextChange(taskId: string, signal: AbortSignal): Promise<void> {
+  private nextChange(taskId: string, signal: AbortSignal, timeoutMs: number | undefined): Promise<void> {
+    const { clock } = this.settings;
     return new Promise((resolve, reject) => {
       const waiters = this.waiters.get(taskId) ?? new Set<() => void>();
       this.waiters.set(taskId, waiters);
+      let timer: unknown;
       const onAbort = () => {
         waiters.delete(wake);
+        clock.clearTimeout(timer);
         reject(signal.reason);
       };
       const wake = () => {
+        waiters.delete(wake);
+        clock.clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
         resolve();
       };
       waiters.add(wake);
       signal.addEventListener("abort", onAbort, { once: true });
+      if (timeoutMs !== undefined) timer = clock.setTimeout(wake, timeoutMs);
     });
   }
 
   private async change(
     taskId: string,
     edit: (record: TaskRecord) => TaskRecord | undefined,
+    quiet = false,
   ): Promise<TaskRecord | undefined> {
     let changed = false;
     const next = await this.settings.store.update(taskId, (record) => {
@@ -214,16 +252,88 @@ export class TaskEngine {
       return out === undefined ? undefined : { ...out, lastUpdatedAt: this.settings.clock.now() };
     });
     if (changed && next !== undefined) {
-      try {
-        this.running.get(taskId)?.hooks.changed?.(next);
-      } catch (error) {
-        this.logger.warn("a task status hook failed", error);
+      if (!quiet) {
+        try {
+          this.running.get(taskId)?.hooks.changed?.(next);
+        } catch (error) {
+          this.logger.warn("a task status hook failed", error);
+        }
       }
       const waiters = this.waiters.get(taskId);
       this.waiters.delete(taskId);
       for (const wake of waiters ?? []) wake();
+      this.react(next);
+      if (this.signals?.isForeign(next.owner)) {
+        const owner = next.owner;
+        void this.signals
+          .signal(owner, taskId)
+          .then((state) => (state === "gone" ? this.orphaned(taskId) : undefined));
+      }
     }
     return next;
+  }
+
+  /** Reads `taskId` after another instance said it changed (or a poll asks) and acts on it here. */
+  private async refresh(taskId: string): Promise<void> {
+    if (!this.running.has(taskId)) return;
+    try {
+      const record = await this.settings.store.get(taskId);
+      if (record !== undefined) this.react(record);
+    } catch (error) {
+      this.logger.warn("could not read a task from the store", { taskId, error: String(error) });
+    }
+  }
+
+  /** What a change means to the work running here: cancelled (or failed elsewhere) stops it; answers go to it. */
+  private react(record: TaskRecord): void {
+    const running = this.running.get(record.taskId);
+    if (running === undefined || running.done) return;
+    if (record.status === "cancelled" || record.status === "failed") {
+      this.stop(
+        record.taskId,
+        new McpkitError("CLOSED", record.statusMessage ?? `the task ${record.status}`),
+      );
+    } else if (running.pending !== undefined && record.status === "working" && record.inputResponses) {
+      void this.collect(record.taskId, running, running.pending);
+    }
+  }
+
+  /** Takes the answers out of the record (atomically: one taker) and hands them to the waiting work. */
+  private async collect(taskId: string, running: Running, pending: Pending): Promise<void> {
+    let answers: InputResponses | undefined;
+    try {
+      await this.change(
+        taskId,
+        (current) => {
+          answers = undefined;
+          if (current.status !== "working" || current.inputResponses === undefined) return undefined;
+          answers = current.inputResponses;
+          const { inputResponses: _taken, ...rest } = current;
+          return rest;
+        },
+        true,
+      );
+    } catch (error) {
+      this.logger.warn("could not take a task's answers from the store", { taskId, error: String(error) });
+      return;
+    }
+    if (answers === undefined || running.pending !== pending) return;
+    running.pending = undefined;
+    this.settings.clock.clearTimeout(pending.poll);
+    pending.resolve({ ...answers });
+  }
+
+  /** Fails a task whose owning instance is gone (unless it finished meanwhile). */
+  private async orphaned(taskId: string): Promise<void> {
+    try {
+      await this.change(taskId, (current) =>
+        TERMINAL_STATUSES.has(current.status)
+          ? undefined
+          : { ...settle(current, "failed"), error: OWNER_LOST },
+      );
+    } catch (error) {
+      this.logger.warn("could not fail an orphaned task", { taskId, error: String(error) });
+    }
   }
 
   private async execute(taskId: string, run: TaskRun, running: Running): Promise<void> {
@@ -234,11 +344,13 @@ export class TaskEngine {
       if (!isObject(result) || !Array.isArray(result.content)) {
         throw new Error("a task's work must resolve with a tool result ({ content: [...] })");
       }
+      running.done = true;
       await this.change(taskId, (current) =>
         TERMINAL_STATUSES.has(current.status) ? undefined : { ...settle(current, "completed"), result },
       );
     } catch (error) {
       if (running.abort.signal.aborted) return;
+      running.done = true;
       let failure: { code: number; message: string; data?: unknown };
       if (error instanceof JsonRpcError) {
         failure = { code: error.code, message: error.message };
@@ -280,15 +392,28 @@ export class TaskEngine {
           );
         }
         return new Promise<InputResponses>((resolve, reject) => {
-          running.pending = { remaining: { ...requests }, answers: {}, resolve, reject, asking: false };
-          this.change(taskId, (current) =>
-            TERMINAL_STATUSES.has(current.status)
-              ? undefined
-              : { ...current, status: "input_required", inputRequests: structuredClone({ ...requests }) },
-          ).catch(reject);
+          const pending: Pending = { resolve, reject, poll: undefined };
+          running.pending = pending;
+          if (this.signals !== undefined) this.pollAnswers(taskId, running, pending);
+          this.change(taskId, (current) => {
+            if (TERMINAL_STATUSES.has(current.status)) return undefined;
+            const { inputResponses: _old, ...rest } = current;
+            return { ...rest, status: "input_required", inputRequests: structuredClone({ ...requests }) };
+          }).catch(reject);
         });
       },
     };
+  }
+
+  /** On a cluster: reads the store for answers every `pollIntervalMs` while `pending` waits. */
+  private pollAnswers(taskId: string, running: Running, pending: Pending): void {
+    const { clock, pollIntervalMs } = this.settings;
+    pending.poll = clock.setTimeout(() => {
+      if (running.pending !== pending) return;
+      void this.refresh(taskId).finally(() => {
+        if (running.pending === pending) this.pollAnswers(taskId, running, pending);
+      });
+    }, pollIntervalMs);
   }
 
   private expire(taskId: string): void {
@@ -301,6 +426,7 @@ export class TaskEngine {
     if (running === undefined) return;
     this.running.delete(taskId);
     this.settings.clock.clearTimeout(running.timer);
+    this.settings.clock.clearTimeout(running.pending?.poll);
     if (reason !== undefined) {
       running.pending?.reject(reason);
       running.abort.abort(reason);
@@ -316,6 +442,29 @@ function settle(
   status: "completed" | "failed" | "cancelled",
   message?: string,
 ): TaskRecord {
-  const { inputRequests: _asked, statusMessage: _old, ...rest } = record;
+  const { inputRequests: _asked, inputResponses: _answers, statusMessage: _old, ...rest } = record;
   return message === undefined ? { ...rest, status } : { ...rest, status, statusMessage: message };
+}
+
+/**
+ * `current` with the `responses` to keys it asks for moved from `inputRequests` to `inputResponses` (other keys,
+ * and answers that are not objects, ignored); `working` once nothing is left to answer. `undefined` when it
+ * takes none of them.
+ */
+function withAnswers(current: TaskRecord, responses: InputResponses): TaskRecord | undefined {
+  if (current.status !== "input_required" || current.inputRequests === undefined) return undefined;
+  const remaining: { [key: string]: InputRequests[string] } = { ...current.inputRequests };
+  const answers: InputResponses = { ...current.inputResponses };
+  let took = false;
+  for (const [key, response] of Object.entries(responses)) {
+    if (!(key in remaining) || !isObject(response)) continue;
+    answers[key] = response;
+    delete remaining[key];
+    took = true;
+  }
+  if (!took) return undefined;
+  const { inputRequests: _asked, ...rest } = current;
+  return Object.keys(remaining).length === 0
+    ? { ...rest, status: "working", inputResponses: answers }
+    : { ...rest, inputRequests: remaining, inputResponses: answers };
 }

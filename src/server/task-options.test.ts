@@ -1,6 +1,7 @@
 /** The `tasks` server option: defaults, unknown keys and bad values refused with INVALID_CONFIG. */
 import { describe, expect, it } from "vitest";
 import { McpkitError } from "../jsonrpc/errors.js";
+import { MemoryBus, MemoryStore, memoryCluster } from "./memory-cluster.js";
 import { createServer } from "./server.js";
 import { taskSettings } from "./task-options.js";
 import { MemoryTaskStore } from "./task-store.js";
@@ -38,6 +39,19 @@ describe("tasks option", () => {
     expect(refusal({ ttlMs: 2_000, maxTtlMs: 1_000 })).toEqual(["INVALID_CONFIG", "tasks.ttlMs"]);
     expect(refusal({ store: { get() {} } })).toEqual(["INVALID_CONFIG", "tasks.store"]);
     expect(refusal("yes")).toEqual(["INVALID_CONFIG", "tasks"]);
+  });
+
+  it("keeps tasks in the cluster's task store, and refuses a cluster without one unless tasks.store is given", async () => {
+    const cluster = memoryCluster();
+    const server = createServer({ ...base, cluster, tasks: true });
+    expect(server.config.tasks?.settings.store).toBe(cluster.tasks);
+    await server.close();
+    const bare = { bus: new MemoryBus(), store: new MemoryStore() };
+    expect(() => createServer({ ...base, cluster: bare, tasks: true })).toThrow(/cluster\.tasks/);
+    const own = new MemoryTaskStore();
+    const explicit = createServer({ ...base, cluster: bare, tasks: { store: own } });
+    expect(explicit.config.tasks?.settings.store).toBe(own);
+    await explicit.close();
   });
 
   it("advertises core tasks in 2025-11-25 and the extension in 2026-07-28 only", () => {

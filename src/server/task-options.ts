@@ -1,6 +1,7 @@
 import { type Clock, isClock, systemClock } from "../jsonrpc/clock.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { isObject } from "../jsonrpc/message.js";
+import type { Cluster } from "./cluster.js";
 import type { TaskSettings } from "./task-engine.js";
 import { MemoryTaskStore, type TaskStore } from "./task-store.js";
 
@@ -11,7 +12,10 @@ import { MemoryTaskStore, type TaskStore } from "./task-store.js";
  * createServer({ serverInfo, handler, tasks: { ttlMs: 600_000, maxTasksPerPrincipal: 10 } });
  */
 export interface TasksOptions {
-  /** Where tasks live (default: a {@link MemoryTaskStore} on `clock`). */
+  /**
+   * Where tasks live (default: the `cluster`'s task store, or without a cluster a {@link MemoryTaskStore} on
+   * `clock`). Instances behind a load balancer must share it.
+   */
   store?: TaskStore;
   /** How long a task is kept from its creation, result included (default 3,600,000 ms). */
   ttlMs?: number;
@@ -37,8 +41,14 @@ const KEYS = new Set([
   "clock",
 ]);
 
-/** Checks `tasks` server options into settings; `undefined` when tasks are off. Throws `INVALID_CONFIG`. */
-export function taskSettings(option: boolean | TasksOptions | undefined): TaskSettings | undefined {
+/**
+ * Checks `tasks` server options into settings; `undefined` when tasks are off. Throws `INVALID_CONFIG`, also for
+ * a `cluster` without a task store when `tasks.store` is not given (its tasks would not be seen by the others).
+ */
+export function taskSettings(
+  option: boolean | TasksOptions | undefined,
+  cluster?: Cluster,
+): TaskSettings | undefined {
   if (option === undefined || option === false) return undefined;
   if (option !== true && !isObject(option)) throw invalid("tasks", "must be true or an object");
   const options: TasksOptions = option === true ? {} : option;
@@ -46,7 +56,13 @@ export function taskSettings(option: boolean | TasksOptions | undefined): TaskSe
     if (!KEYS.has(key)) throw invalid(`tasks.${key}`, "is not an option");
   const clock = options.clock ?? systemClock;
   if (!isClock(clock)) throw invalid("tasks.clock", "must be a Clock");
-  const store: TaskStore = options.store ?? new MemoryTaskStore(() => clock.now());
+  if (options.store === undefined && cluster !== undefined && cluster.tasks === undefined) {
+    throw invalid(
+      "tasks.store",
+      "is needed with a cluster that has no task store (cluster.tasks): instances must share their tasks",
+    );
+  }
+  const store: TaskStore = options.store ?? cluster?.tasks ?? new MemoryTaskStore(() => clock.now());
   const s = store as unknown as { [key: string]: unknown };
   if (
     typeof store !== "object" ||

@@ -1,4 +1,4 @@
-import type { InputRequests } from "../protocol/types/input.js";
+import type { InputRequests, InputResponses } from "../protocol/types/input.js";
 import type { TaskError, TaskStatus } from "../protocol/types/tasks.js";
 
 /** One task as a {@link TaskStore} keeps it: plain JSON, so a shared store can serialize it. */
@@ -20,6 +20,13 @@ export interface TaskRecord {
   readonly error?: TaskError;
   /** What the task waits for (status `input_required`), by key. */
   readonly inputRequests?: InputRequests;
+  /**
+   * Answers received and not yet taken by the task's work (never sent to clients): collected while the task
+   * is `input_required`, taken when every request is answered.
+   */
+  readonly inputResponses?: InputResponses;
+  /** On a cluster: the instance that runs the task's work (never sent to clients). */
+  readonly owner?: string;
 }
 
 /** Why {@link TaskStore.create} refused a task. */
