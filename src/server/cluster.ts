@@ -86,6 +86,15 @@ export function clusterUnavailableRpc(): JsonRpcError {
   });
 }
 
+/** True for the error of {@link clusterUnavailable}. */
+export function isClusterUnavailable(error: unknown): error is McpkitError {
+  return (
+    error instanceof McpkitError &&
+    error.code === "UNAVAILABLE" &&
+    (error.details as { reason?: unknown } | undefined)?.reason === "cluster_unavailable"
+  );
+}
+
 /** True for an object with the bus and the store a {@link Cluster} needs. */
 export function isCluster(value: unknown): value is Cluster {
   if (typeof value !== "object" || value === null) return false;

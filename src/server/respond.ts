@@ -3,6 +3,7 @@ import { JsonRpcError } from "../jsonrpc/errors.js";
 import type { AbortLike } from "../jsonrpc/lazy-abort.js";
 import type { JsonRpcErrorResponse, JsonRpcResultResponse, RequestId } from "../jsonrpc/message.js";
 import { type Era, LEGACY_VERSION } from "../protocol/versions.js";
+import { clusterUnavailableRpc, isClusterUnavailable } from "./cluster.js";
 import { isResourceNotFoundError } from "./errors.js";
 import type { ServerLogger } from "./options.js";
 
@@ -13,8 +14,9 @@ export function resultResponse(id: RequestId, result: { [key: string]: unknown }
 
 /**
  * The error response for anything a request's handling threw. A `JsonRpcError` is sent as it is (a missing
- * resource gets its era's code); anything else is a bug whose details stay in the log: the peer sees `-32603`
- * "Internal error". Without `logger` nothing is logged (see {@link isOwnAbort}).
+ * resource gets its era's code); a cluster that could not be reached is `-32603` "Cluster unavailable"
+ * (`data.reason` `cluster_unavailable`, one warning logged); anything else is a bug whose details stay in the
+ * log: the peer sees `-32603` "Internal error". Without `logger` nothing is logged (see {@link isOwnAbort}).
  */
 export function errorResponse(
   id: RequestId | undefined,
@@ -28,6 +30,9 @@ export function errorResponse(
       era === LEGACY_VERSION && isResourceNotFoundError(error)
         ? new JsonRpcError(ErrorCode.LegacyResourceNotFound, error.message, error.data)
         : error;
+  } else if (isClusterUnavailable(error)) {
+    logger?.warn("a request failed: the cluster is unavailable", { error: error.message });
+    wire = clusterUnavailableRpc();
   } else {
     logger?.error("request handler failed", error);
     wire = new JsonRpcError(ErrorCode.InternalError, "Internal error");

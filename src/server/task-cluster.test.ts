@@ -6,9 +6,14 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../test/support/manual-clock.js";
 import { until } from "../../test/support/until.js";
+import { Client } from "../client/client.js";
+import { getTask } from "../client/tasks.js";
 import type { InputRequests, InputResponse } from "../protocol/types/input.js";
-import type { ClusterBus } from "./cluster.js";
-import { MemoryBus } from "./memory-cluster.js";
+import { TASKS_EXTENSION } from "../protocol/types/tasks.js";
+import { createInProcessPair } from "../transports/in-process.js";
+import { type ClusterBus, clusterUnavailable } from "./cluster.js";
+import { MemoryBus, MemoryStore } from "./memory-cluster.js";
+import { createServer } from "./server.js";
 import { TaskEngine } from "./task-engine.js";
 import { runAsTask, type TaskContext } from "./task-run.js";
 import { OWNER_GRACE_MS } from "./task-signals.js";
@@ -193,5 +198,40 @@ describe("tasks on a cluster", () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await b.get("alice", created.taskId)).status).toBe("input_required");
     expect(a.runningCount).toBe(1);
+  });
+
+  it("answers -32603 Cluster unavailable, never a stack, when the shared task store cannot be reached", async () => {
+    const down = async (): Promise<never> => {
+      throw clusterUnavailable("task get");
+    };
+    const warned: string[] = [];
+    const server = createServer({
+      serverInfo: { name: "t", version: "1" },
+      handler: {},
+      cluster: {
+        bus: new MemoryBus(),
+        store: new MemoryStore(),
+        tasks: { create: down, get: down, update: down, list: down },
+      },
+      tasks: true,
+      logger: { warn: (message) => void warned.push(message), error: () => warned.push("error") },
+    });
+    const [clientSide, serverSide] = createInProcessPair();
+    await server.connect(serverSide);
+    const client = new Client({
+      transport: clientSide,
+      clientInfo: { name: "t", version: "1" },
+      protocolVersion: "2026-07-28",
+      capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    });
+    await client.connect();
+    await expect(getTask(client, "any")).rejects.toMatchObject({
+      code: -32603,
+      message: "Cluster unavailable",
+      data: { reason: "cluster_unavailable" },
+    });
+    expect(warned).toEqual(["a request failed: the cluster is unavailable"]);
+    await client.close();
+    await server.close();
   });
 });

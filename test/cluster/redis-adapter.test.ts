@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpkitError } from "../../src/jsonrpc/errors.js";
 import { createRedisCluster, type RedisCluster } from "../../src/redis/index.js";
+import type { TaskRecord } from "../../src/server/task-store.js";
 import { freePort, startRedisServer } from "../support/cluster-harness.js";
 import { systemTool } from "../support/system-tools.js";
 
@@ -91,6 +92,63 @@ describe.skipIf(redisPath === undefined)("mcpkit/redis on redis-server", () => {
     await stop();
     expect(await cluster.bus.publish("chan", "gone")).toBe(0);
     await other.close();
+  });
+
+  it("creates tasks under the caps atomically, however many instances race", async () => {
+    const record = (taskId: string, principal: string, ttlMs = 60_000): TaskRecord => ({
+      taskId,
+      principal,
+      status: "working",
+      createdAt: Date.now(),
+      lastUpdatedAt: Date.now(),
+      ttlMs,
+      pollIntervalMs: 1_000,
+    });
+    const caps = { perPrincipal: 3, total: 5 };
+    const racing = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => cluster.tasks.create(record(`a${i}`, "alice"), caps)),
+    );
+    expect(racing.filter((refusal) => refusal === undefined)).toHaveLength(3);
+    expect(racing.filter((refusal) => refusal === "principal_cap")).toHaveLength(9);
+    expect(await cluster.tasks.create(record("b0", "bob"), caps)).toBeUndefined();
+    expect(await cluster.tasks.create(record("c0", "carol", 40), caps)).toBeUndefined();
+    expect(await cluster.tasks.create(record("d0", "dave"), caps)).toBe("global_cap");
+    // carol's task expires: its place counts again, and it is gone from get and list.
+    for (let i = 0; i < 100 && (await cluster.tasks.get("c0")) !== undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(await cluster.tasks.list("carol")).toEqual([]);
+    expect(await cluster.tasks.create(record("d0", "dave"), caps)).toBeUndefined();
+    const alice = await cluster.tasks.list("alice");
+    expect(alice).toHaveLength(3);
+    expect(alice.map((task) => task.createdAt)).toEqual([...alice.map((task) => task.createdAt)].sort());
+    expect(alice.every((task) => task.principal === "alice")).toBe(true);
+  });
+
+  it("applies every one of racing task updates (optimistic, retried), and none to a task that is gone", async () => {
+    const now = Date.now();
+    const base: TaskRecord = {
+      taskId: "u1",
+      principal: "erin",
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: 60_000,
+      pollIntervalMs: 1_000,
+    };
+    expect(await cluster.tasks.create(base, { perPrincipal: 10, total: 100 })).toBeUndefined();
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        cluster.tasks.update("u1", (current) => ({
+          ...current,
+          statusMessage: String(Number(current.statusMessage ?? "0") + 1),
+        })),
+      ),
+    );
+    expect((await cluster.tasks.get("u1"))?.statusMessage).toBe("20");
+    const unchanged = await cluster.tasks.update("u1", () => undefined);
+    expect(unchanged?.statusMessage).toBe("20");
+    expect(await cluster.tasks.update("missing", (current) => current)).toBeUndefined();
   });
 
   it("fails fast with UNAVAILABLE while Redis is down, and reconnects by itself (subscriptions too)", async () => {
