@@ -234,4 +234,63 @@ describe("tasks on a cluster", () => {
     await client.close();
     await server.close();
   });
+
+  it("stores the outcome of work that ended while the store was unreachable, once it is back", async () => {
+    const clock = new ManualClock();
+    const memory = new MemoryTaskStore(() => clock.now());
+    let down = false;
+    const guard =
+      <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
+        if (down) throw clusterUnavailable("task update");
+        return call(...args);
+      };
+    const flaky: TaskStore = {
+      create: guard((record, caps) => memory.create(record, caps)),
+      get: guard((taskId) => memory.get(taskId)),
+      update: guard((taskId, change) => memory.update(taskId, change)),
+      list: guard((principal) => memory.list(principal)),
+    };
+    const warnings: string[] = [];
+    const engine = new TaskEngine(
+      {
+        store: flaky,
+        clock,
+        ttlMs: 60_000,
+        maxTtlMs: 60_000,
+        pollIntervalMs: 500,
+        maxTasksPerPrincipal: 10,
+        maxTasks: 10,
+      },
+      { warn: (message) => void warnings.push(message), error: () => warnings.push("error") },
+    );
+    let finish: () => void = () => {};
+    const created = await engine.start(
+      runAsTask(async (task) => {
+        await new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+        await task.status("almost"); // the store is down: logged, the work goes on
+        return text("done");
+      }),
+      "alice",
+      {},
+    );
+    await until(() => engine.runningCount === 1);
+    down = true;
+    finish();
+    await until(() => warnings.includes("could not store a task's status message"));
+    for (let i = 0; i < 3; i++) {
+      clock.advance(5_000);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    expect(engine.runningCount).toBe(1); // still trying to store the outcome
+    down = false;
+    clock.advance(5_000);
+    await until(() => engine.runningCount === 0);
+    const final = await engine.get("alice", created.taskId);
+    expect(final.status).toBe("completed");
+    expect(final.result).toEqual(text("done"));
+    expect(warnings).not.toContain("error");
+  });
 });

@@ -4,7 +4,7 @@ import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import { isObject } from "../jsonrpc/message.js";
 import type { InputRequests, InputResponses } from "../protocol/types/input.js";
 import { TERMINAL_STATUSES } from "../protocol/types/tasks.js";
-import type { ClusterBus } from "./cluster.js";
+import { type ClusterBus, isClusterUnavailable } from "./cluster.js";
 import type { ServerLogger } from "./options.js";
 import type { TaskContext, TaskRun } from "./task-run.js";
 import { TaskSignals } from "./task-signals.js";
@@ -44,7 +44,13 @@ interface Running {
   pending: Pending | undefined;
   /** The work has settled; what is left is storing its outcome. */
   done: boolean;
+  /** When the task's TTL passes (clock time). */
+  readonly expiresAt: number;
 }
+
+/** First and longest pause between attempts to store a task's outcome while the store is unreachable. */
+const OUTCOME_RETRY_MS = 250;
+const OUTCOME_RETRY_MAX_MS = 5_000;
 
 /** The error of a task whose owning instance stopped before the task finished. */
 const OWNER_LOST = {
@@ -67,6 +73,7 @@ export class TaskEngine {
   private readonly waiters = new Map<string, Set<() => void>>();
   private readonly asking = new Set<string>();
   private readonly signals: TaskSignals | undefined;
+  private closed = false;
 
   constructor(
     readonly settings: TaskSettings,
@@ -90,6 +97,7 @@ export class TaskEngine {
 
   /** Leaves the bus (tasks running here go on). */
   async close(): Promise<void> {
+    this.closed = true;
     await this.signals?.close();
   }
 
@@ -137,11 +145,14 @@ export class TaskEngine {
       timer: undefined,
       pending: undefined,
       done: false,
+      expiresAt: now + ttlMs,
     };
     running.timer = clock.setTimeout(() => this.expire(record.taskId), ttlMs);
     this.running.set(record.taskId, running);
     // Started on a later turn: the creating request is answered first.
-    void Promise.resolve().then(() => this.execute(record.taskId, run, running));
+    void Promise.resolve()
+      .then(() => this.execute(record.taskId, run, running))
+      .catch((error: unknown) => this.logger.error(`task ${record.taskId} could not end cleanly`, error));
     return record;
   }
 
@@ -338,41 +349,68 @@ export class TaskEngine {
 
   private async execute(taskId: string, run: TaskRun, running: Running): Promise<void> {
     const context = this.context(taskId, running);
+    let outcome: ((current: TaskRecord) => TaskRecord) | undefined;
     try {
       const result: unknown = await run.work(context);
-      if (running.abort.signal.aborted) return;
       if (!isObject(result) || !Array.isArray(result.content)) {
         throw new Error("a task's work must resolve with a tool result ({ content: [...] })");
       }
-      running.done = true;
-      await this.change(taskId, (current) =>
-        TERMINAL_STATUSES.has(current.status) ? undefined : { ...settle(current, "completed"), result },
-      );
+      outcome = (current) => ({ ...settle(current, "completed"), result });
     } catch (error) {
-      if (running.abort.signal.aborted) return;
-      running.done = true;
-      let failure: { code: number; message: string; data?: unknown };
-      if (error instanceof JsonRpcError) {
-        failure = { code: error.code, message: error.message };
-        if (error.data !== undefined) failure.data = error.data;
-      } else {
-        this.logger.error(`task ${taskId} failed`, error);
-        failure = { code: ErrorCode.InternalError, message: "Internal error" };
+      if (!running.abort.signal.aborted) {
+        let failure: { code: number; message: string; data?: unknown };
+        if (error instanceof JsonRpcError) {
+          failure = { code: error.code, message: error.message };
+          if (error.data !== undefined) failure.data = error.data;
+        } else {
+          this.logger.error(`task ${taskId} failed`, error);
+          failure = { code: ErrorCode.InternalError, message: "Internal error" };
+        }
+        outcome = (current) => ({ ...settle(current, "failed"), error: failure });
       }
-      await this.change(taskId, (current) =>
-        TERMINAL_STATUSES.has(current.status) ? undefined : { ...settle(current, "failed"), error: failure },
-      );
-    } finally {
-      this.stop(taskId, undefined);
+    }
+    if (outcome !== undefined && !running.abort.signal.aborted) {
+      running.done = true;
+      await this.storeOutcome(taskId, running, outcome);
+    }
+    this.stop(taskId, undefined);
+  }
+
+  /**
+   * Stores how a task's work ended, unless the task ended otherwise meanwhile. A store that cannot be reached
+   * (a cluster's Redis restarting) is retried, 250 ms doubling up to 5 s, until the task's TTL passes.
+   */
+  private async storeOutcome(
+    taskId: string,
+    running: Running,
+    outcome: (current: TaskRecord) => TaskRecord,
+  ): Promise<void> {
+    const { clock } = this.settings;
+    for (let delayMs = OUTCOME_RETRY_MS; ; delayMs = Math.min(delayMs * 2, OUTCOME_RETRY_MAX_MS)) {
+      try {
+        await this.change(taskId, (current) =>
+          TERMINAL_STATUSES.has(current.status) ? undefined : outcome(current),
+        );
+        return;
+      } catch (error) {
+        if (!isClusterUnavailable(error) || this.closed || clock.now() + delayMs >= running.expiresAt) {
+          this.logger.warn("could not store the outcome of a task", { taskId, error: String(error) });
+          return;
+        }
+        await new Promise<void>((resolve) => clock.setTimeout(resolve, delayMs));
+      }
     }
   }
 
   private context(taskId: string, running: Running): TaskContext {
     const signal = running.abort.signal;
+    // A status message is informative: one the store cannot take is logged, never a failure of the work.
     const setMessage = (statusMessage: string) =>
       this.change(taskId, (current) =>
         TERMINAL_STATUSES.has(current.status) ? undefined : { ...current, statusMessage },
-      );
+      ).catch((error: unknown) => {
+        this.logger.warn("could not store a task's status message", { taskId, error: String(error) });
+      });
     return {
       taskId,
       signal,
