@@ -27,18 +27,21 @@ const ASK: InputRequests = {
   age: { method: "elicitation/create", params: { mode: "form", message: "Age?", requestedSchema: schema } },
 };
 
+/** The settings of every engine here: a minute's TTL, polls every 500 ms. */
+const settingsOf = (clock: ManualClock, store: TaskStore) => ({
+  store,
+  clock,
+  ttlMs: 60_000,
+  maxTtlMs: 60_000,
+  pollIntervalMs: 500,
+  maxTasksPerPrincipal: 10,
+  maxTasks: 10,
+});
+
 function instances(count: number, bus: ClusterBus = new MemoryBus()) {
   const clock = new ManualClock();
   const store: TaskStore = new MemoryTaskStore(() => clock.now());
-  const settings = {
-    store,
-    clock,
-    ttlMs: 60_000,
-    maxTtlMs: 60_000,
-    pollIntervalMs: 500,
-    maxTasksPerPrincipal: 10,
-    maxTasks: 10,
-  };
+  const settings = settingsOf(clock, store);
   const engines = Array.from({ length: count }, () => new TaskEngine(settings, logger, bus));
   return { clock, store, engines, ready: Promise.all(engines.map((e) => e.joined)) };
 }
@@ -54,6 +57,24 @@ function asking() {
     return text(`${name} ${age}`);
   });
   return { run, context: () => context };
+}
+
+/**
+ * Two instances on a bus whose publish `fault` replaces while it returns a receiver count (the message is then
+ * not delivered), and an asking task started on the first.
+ */
+async function twoOnFaultyBus(fault: () => number | undefined) {
+  const real = new MemoryBus();
+  const bus: ClusterBus = {
+    subscribe: (channel, listener) => real.subscribe(channel, listener),
+    publish: async (channel, message) => fault() ?? real.publish(channel, message),
+  };
+  const { clock, engines, ready } = instances(2, bus);
+  await ready;
+  const [a, b] = engines as [TaskEngine, TaskEngine];
+  const work = asking();
+  const created = await a.start(work.run, "alice", {});
+  return { clock, a, b, work, created };
 }
 
 const accept = (v: string): InputResponse => ({ action: "accept", content: { v } });
@@ -128,17 +149,8 @@ describe("tasks on a cluster", () => {
   });
 
   it("delivers answers whose signal was lost: the owner reads the store every pollIntervalMs", async () => {
-    const real = new MemoryBus();
     let drop = false;
-    const lossy: ClusterBus = {
-      subscribe: (channel, listener) => real.subscribe(channel, listener),
-      publish: async (channel, message) => (drop ? 1 : real.publish(channel, message)),
-    };
-    const { clock, engines, ready } = instances(2, lossy);
-    await ready;
-    const [a, b] = engines as [TaskEngine, TaskEngine];
-    const work = asking();
-    const created = await a.start(work.run, "alice", {});
+    const { clock, a, b, created } = await twoOnFaultyBus(() => (drop ? 1 : undefined));
     await until(async () => (await b.get("alice", created.taskId)).status === "input_required");
     drop = true;
     await b.update("alice", created.taskId, { name: accept("Alan"), age: accept("41") });
@@ -174,17 +186,8 @@ describe("tasks on a cluster", () => {
   });
 
   it("keeps an owner that answers again: a reconnecting bus is not a dead instance", async () => {
-    const real = new MemoryBus();
     let deaf = false;
-    const flaky: ClusterBus = {
-      subscribe: (channel, listener) => real.subscribe(channel, listener),
-      publish: async (channel, message) => (deaf ? 0 : real.publish(channel, message)),
-    };
-    const { clock, engines, ready } = instances(2, flaky);
-    await ready;
-    const [a, b] = engines as [TaskEngine, TaskEngine];
-    const work = asking();
-    const created = await a.start(work.run, "alice", {});
+    const { clock, a, b, work, created } = await twoOnFaultyBus(() => (deaf ? 0 : undefined));
     await until(() => work.context() !== undefined);
     deaf = true;
     await b.get("alice", created.taskId);
@@ -252,18 +255,10 @@ describe("tasks on a cluster", () => {
       list: guard((principal) => memory.list(principal)),
     };
     const warnings: string[] = [];
-    const engine = new TaskEngine(
-      {
-        store: flaky,
-        clock,
-        ttlMs: 60_000,
-        maxTtlMs: 60_000,
-        pollIntervalMs: 500,
-        maxTasksPerPrincipal: 10,
-        maxTasks: 10,
-      },
-      { warn: (message) => void warnings.push(message), error: () => warnings.push("error") },
-    );
+    const engine = new TaskEngine(settingsOf(clock, flaky), {
+      warn: (message) => void warnings.push(message),
+      error: () => warnings.push("error"),
+    });
     let finish: () => void = () => {};
     const created = await engine.start(
       runAsTask(async (task) => {
