@@ -8,7 +8,7 @@ import type { RequestContext } from "./context.js";
 import { type InputRequired, isInputRequired } from "./input.js";
 import type { Check, CheckResult } from "./schemas.js";
 import { taskRequired } from "./task-dispatch.js";
-import { isTaskRun, type TaskRun } from "./task-run.js";
+import { isTaskRun, runAsTask, type TaskRun } from "./task-run.js";
 
 type Answer<T> = Promise<T> | T;
 
@@ -28,7 +28,8 @@ export interface PromptChecks {
 /**
  * Runs one tool call: arguments checked first (a failure is an `isError` result naming every failing path, and
  * the function does not run), then the function, then its `structuredContent` against the `outputSchema` (a
- * failure is the server's bug: `-32603` to the client, the details logged).
+ * failure is the server's bug: `-32603` to the client, the details logged). A `runAsTask` answer gets its
+ * work's result checked the same way, inline or as a task (a mismatch fails the task).
  */
 export async function runTool(
   tool: RegisteredTool,
@@ -56,7 +57,20 @@ export async function runTool(
     if (error instanceof JsonRpcError) throw error;
     return { content: [{ type: "text", text: toError(error).message }], isError: true };
   }
-  if (isInputRequired(result) || isTaskRun(result) || result.isError === true) return result;
+  if (isInputRequired(result)) return result;
+  if (isTaskRun(result)) {
+    if (tool.definition.outputSchema === undefined) return result;
+    const { work } = result;
+    // A task's result is checked like an inline one: a mismatch fails the task (`-32603`, details logged).
+    return runAsTask(async (task) => checkOutput(tool, await work(task)));
+  }
+  return checkOutput(tool, result);
+}
+
+/** A result checked against the tool's `outputSchema` (a failed result as it is); throws on a mismatch. */
+async function checkOutput(tool: RegisteredTool, result: CallToolResult): Promise<CallToolResult> {
+  const name = tool.definition.name;
+  if (result.isError === true) return result;
   // The spec: a tool that declares an outputSchema must return structured content (unless it failed).
   if (tool.definition.outputSchema === undefined) return result;
   if (!("structuredContent" in result)) {
