@@ -164,6 +164,7 @@ export class TaskEngine {
     if (record === undefined || record.principal !== principal) {
       throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown task: ${taskId}`, { taskId });
     }
+    // A poll of a task that runs elsewhere checks, at most once a second, that its instance is still there.
     if (!TERMINAL_STATUSES.has(record.status) && this.signals?.isForeign(record.owner)) {
       const owner = record.owner as string;
       void this.signals
