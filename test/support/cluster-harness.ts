@@ -132,19 +132,7 @@ export async function startClusterRig(
   try {
     const redisPort = await freePort();
     const startRedis = async () => {
-      procs.redis = start(tools.redis, [
-        "--port",
-        String(redisPort),
-        "--bind",
-        "127.0.0.1",
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-        "--dir",
-        dir,
-      ]);
-      await waitForPort(redisPort);
+      procs.redis = await launchRedis(tools.redis, redisPort, dir);
     };
     await startRedis();
     const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
@@ -208,6 +196,33 @@ function readyLine(proc: Proc): Promise<void> {
   });
 }
 
+/**
+ * redis-server on `port` of 127.0.0.1, without persistence, its working files in `dir`; resolves once it listens
+ * (killed again when it never does).
+ */
+async function launchRedis(path: string, port: number, dir: string): Promise<Proc> {
+  const args = [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--dir",
+    dir,
+  ];
+  const proc = start(path, args);
+  try {
+    await waitForPort(port);
+  } catch (error) {
+    await stopProc(proc, "SIGKILL");
+    throw error;
+  }
+  return proc;
+}
+
 /** A lone redis-server on a free loopback port (no persistence), for the adapter tests. */
 export async function startRedisServer(
   path: string,
@@ -216,19 +231,7 @@ export async function startRedisServer(
   const port = await freePort();
   let proc: Proc | undefined;
   const launch = async () => {
-    proc = start(path, [
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-      "--dir",
-      dir,
-    ]);
-    await waitForPort(port);
+    proc = await launchRedis(path, port, dir);
   };
   await launch();
   return {
