@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { McpkitError } from "../jsonrpc/errors.js";
+import { configError } from "../../test/support/config-error.js";
 import { MemoryBus, MemoryStore, memoryCluster } from "./memory-cluster.js";
 import { MAX_PREVIOUS_STATE_KEYS } from "./options.js";
 import { RequestStateSealer } from "./request-state.js";
@@ -10,15 +10,6 @@ const serverInfo = { name: "t", version: "1" };
 const handler = { listTools: async () => ({ tools: [] }), callTool: async () => ({ content: [] }) };
 const bytes = (text: string) => new TextEncoder().encode(text);
 const binding = { principal: "anonymous", method: "tools/call", params: { name: "x" } };
-
-function configError(build: () => unknown): McpkitError {
-  try {
-    build();
-  } catch (error) {
-    if (error instanceof McpkitError) return error;
-  }
-  throw new Error("no INVALID_CONFIG");
-}
 
 describe("the requestState key ring", () => {
   const OLD = bytes("o".repeat(32));

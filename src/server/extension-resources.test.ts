@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { configError } from "../../test/support/config-error.js";
 import { Client } from "../client/index.js";
-import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import { JsonRpcError } from "../jsonrpc/errors.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
 import { createInProcessPair } from "../transports/in-process.js";
 import { ServerBuilder } from "./builder.js";
@@ -51,17 +52,6 @@ async function connect(server: Server, era: Era): Promise<Client> {
     () => server.close(),
   );
   return client;
-}
-
-function configError(build: () => unknown): McpkitError {
-  try {
-    build();
-  } catch (error) {
-    expect(error).toBeInstanceOf(McpkitError);
-    expect((error as McpkitError).code).toBe("INVALID_CONFIG");
-    return error as McpkitError;
-  }
-  throw new Error("expected INVALID_CONFIG");
 }
 
 /** A builder with a fixed resource, a template with a list callback, and the notes extension. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { McpkitError } from "../jsonrpc/errors.js";
+import { configError } from "../../test/support/config-error.js";
 import { CORE_NOTIFICATION_METHODS, CORE_REQUEST_METHODS } from "../protocol/methods.js";
 import { LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
 import { ServerBuilder } from "./builder.js";
@@ -11,17 +11,6 @@ import { createServer } from "./server.js";
 const serverInfo = { name: "t", version: "1" };
 const ok = () => ({});
 const noop = () => {};
-
-function configError(build: () => unknown): McpkitError {
-  try {
-    build();
-  } catch (error) {
-    expect(error).toBeInstanceOf(McpkitError);
-    expect((error as McpkitError).code).toBe("INVALID_CONFIG");
-    return error as McpkitError;
-  }
-  throw new Error("expected INVALID_CONFIG");
-}
 
 describe("reserved method names are refused at build", () => {
   it.each([...CORE_REQUEST_METHODS, ...CORE_NOTIFICATION_METHODS])("request %s", (method) => {

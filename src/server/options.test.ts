@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { McpkitError } from "../jsonrpc/errors.js";
+import { configError } from "../../test/support/config-error.js";
 import { ServerBuilder } from "./builder.js";
 import type { ServerHandler } from "./handler.js";
 import { createServer } from "./server.js";
@@ -7,16 +7,6 @@ import { MemoryRequestStateStore } from "./state-store.js";
 
 const serverInfo = { name: "t", version: "1" };
 const tools = { listTools: () => ({ tools: [] }), callTool: () => ({ content: [] }) };
-
-function configError(build: () => unknown): McpkitError {
-  try {
-    build();
-  } catch (error) {
-    if (error instanceof McpkitError) return error;
-    throw error;
-  }
-  throw new Error("expected an INVALID_CONFIG error");
-}
 
 describe("server configuration", () => {
   it.each([
