@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { Client } from "../client/index.js";
+import { connectInProcess } from "../../test/support/in-process-client.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { createServer, ServerBuilder } from "../server/index.js";
-import { createInProcessPair } from "../transports/in-process.js";
 import { APP_MIME_TYPE, APPS_EXTENSION_ID } from "./constants.js";
 import { type AppInput, defineApp } from "./definition.js";
 import { toolUiLink } from "./meta.js";
@@ -186,18 +185,12 @@ describe("toolUiLink", () => {
   });
 });
 
-async function connect(server: ReturnType<typeof createServer>, era: "2026-07-28" | "2025-11-25", ui = true) {
-  const [clientSide, serverSide] = createInProcessPair();
-  await server.connect(serverSide);
-  const client = new Client({
-    transport: clientSide,
+const connect = (server: ReturnType<typeof createServer>, era: "2026-07-28" | "2025-11-25", ui = true) =>
+  connectInProcess(server, {
     clientInfo: { name: "host", version: "1.0.0" },
     protocolVersion: era,
     capabilities: ui ? { extensions: uiClientCapability() } : {},
   });
-  await client.connect();
-  return client;
-}
 
 describe("serving apps", () => {
   for (const era of ["2026-07-28", "2025-11-25"] as const) {

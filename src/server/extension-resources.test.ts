@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { configError } from "../../test/support/config-error.js";
-import { Client } from "../client/index.js";
+import { connectInProcess } from "../../test/support/in-process-client.js";
 import { JsonRpcError } from "../jsonrpc/errors.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
-import { createInProcessPair } from "../transports/in-process.js";
 import { ServerBuilder } from "./builder.js";
 import { defineExtension } from "./extension.js";
 import type { ExtensionResources } from "./extension-resources.js";
@@ -38,21 +37,8 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-async function connect(server: Server, era: Era): Promise<Client> {
-  const [clientSide, serverSide] = createInProcessPair();
-  await server.connect(serverSide);
-  const client = new Client({
-    transport: clientSide,
-    clientInfo: { name: "c", version: "1" },
-    protocolVersion: era,
-  });
-  await client.connect();
-  closers.push(
-    () => client.close(),
-    () => server.close(),
-  );
-  return client;
-}
+const connect = (server: Server, era: Era) =>
+  connectInProcess(server, { protocolVersion: era }, (...close) => closers.push(...close));
 
 /** A builder with a fixed resource, a template with a list callback, and the notes extension. */
 function builder(extension = notesExtension().extension) {

@@ -4,13 +4,12 @@
  * by the owner's poll of the store, and a task whose instance is gone fails after the grace.
  */
 import { describe, expect, it } from "vitest";
+import { connectInProcess } from "../../test/support/in-process-client.js";
 import { ManualClock } from "../../test/support/manual-clock.js";
 import { until } from "../../test/support/until.js";
-import { Client } from "../client/client.js";
 import { getTask } from "../client/tasks.js";
 import type { InputRequests, InputResponse } from "../protocol/types/input.js";
 import { TASKS_EXTENSION } from "../protocol/types/tasks.js";
-import { createInProcessPair } from "../transports/in-process.js";
 import { type ClusterBus, clusterUnavailable } from "./cluster.js";
 import { MemoryBus, MemoryStore } from "./memory-cluster.js";
 import { createServer } from "./server.js";
@@ -219,15 +218,10 @@ describe("tasks on a cluster", () => {
       tasks: true,
       logger: { warn: (message) => void warned.push(message), error: () => warned.push("error") },
     });
-    const [clientSide, serverSide] = createInProcessPair();
-    await server.connect(serverSide);
-    const client = new Client({
-      transport: clientSide,
-      clientInfo: { name: "t", version: "1" },
+    const client = await connectInProcess(server, {
       protocolVersion: "2026-07-28",
       capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
     });
-    await client.connect();
     await expect(getTask(client, "any")).rejects.toMatchObject({
       code: -32603,
       message: "Cluster unavailable",

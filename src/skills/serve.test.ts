@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { Client } from "../client/index.js";
+import { connectInProcess } from "../../test/support/in-process-client.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
 import {
@@ -9,7 +9,6 @@ import {
   ServerBuilder,
   type ServerHandler,
 } from "../server/index.js";
-import { createInProcessPair } from "../transports/in-process.js";
 import { createSkillCatalogue } from "./catalogue.js";
 import { SKILLS_EXTENSION_ID } from "./constants.js";
 import { skillsServer } from "./serve.js";
@@ -39,21 +38,8 @@ async function connect(handler: ServerHandler, era: Era, directoryRead = true) {
   return connectTo(server, era);
 }
 
-async function connectTo(server: Server, era: Era) {
-  const [clientSide, serverSide] = createInProcessPair();
-  await server.connect(serverSide);
-  const client = new Client({
-    transport: clientSide,
-    clientInfo: { name: "c", version: "1" },
-    protocolVersion: era,
-  });
-  await client.connect();
-  closers.push(
-    () => client.close(),
-    () => server.close(),
-  );
-  return client;
-}
+const connectTo = (server: Server, era: Era) =>
+  connectInProcess(server, { protocolVersion: era }, (...close) => closers.push(...close));
 
 describe.each([MODERN_VERSION, LEGACY_VERSION] as const)("skillsServer, %s", (era) => {
   it("advertises the extension and resources, and serves the methods", async () => {

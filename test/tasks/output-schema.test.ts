@@ -3,12 +3,11 @@
  * like an inline result, as a task (a mismatch fails the task with `-32603`, the details only logged) and inline.
  */
 import { describe, expect, it } from "vitest";
-import { Client } from "../../src/client/client.js";
 import { callToolAsTask, waitForTask } from "../../src/client/tasks.js";
 import { TASKS_EXTENSION } from "../../src/protocol/types/tasks.js";
 import { ServerBuilder } from "../../src/server/index.js";
 import { runAsTask } from "../../src/server/task-run.js";
-import { createInProcessPair } from "../../src/transports/in-process.js";
+import { connectInProcess } from "../support/in-process-client.js";
 import { LEGACY, MODERN, useCleanups } from "../support/interop-helpers.js";
 
 const cleanup = useCleanups();
@@ -36,20 +35,11 @@ async function connect(era: typeof MODERN | typeof LEGACY, logged: string[], tas
         }),
     )
     .build();
-  const [clientSide, serverSide] = createInProcessPair();
-  await server.connect(serverSide);
-  const client = new Client({
-    transport: clientSide,
-    clientInfo: { name: "out", version: "1.0.0" },
-    protocolVersion: era,
-    capabilities: tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {},
-  });
-  cleanup(
-    () => client.close(),
-    () => server.close(),
+  return connectInProcess(
+    server,
+    { protocolVersion: era, capabilities: tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {} },
+    cleanup,
   );
-  await client.connect();
-  return client;
 }
 
 describe.each([MODERN, LEGACY] as const)("a task's result against the tool's outputSchema (%s)", (era) => {
