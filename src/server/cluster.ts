@@ -86,13 +86,12 @@ export function clusterUnavailableRpc(): JsonRpcError {
   });
 }
 
-/** True for the error of {@link clusterUnavailable}. */
+/**
+ * True for an error saying a shared service could not be reached: `McpkitError` `UNAVAILABLE`, as
+ * {@link clusterUnavailable} makes it (a custom bus or store may throw its own).
+ */
 export function isClusterUnavailable(error: unknown): error is McpkitError {
-  return (
-    error instanceof McpkitError &&
-    error.code === "UNAVAILABLE" &&
-    (error.details as { reason?: unknown } | undefined)?.reason === "cluster_unavailable"
-  );
+  return error instanceof McpkitError && error.code === "UNAVAILABLE";
 }
 
 /** True for an object with the bus and the store a {@link Cluster} needs. */

@@ -11,6 +11,7 @@ import { connectRaw, errorOf, resultOf } from "../../test/support/raw-peer.js";
 import { until } from "../../test/support/until.js";
 import { useWireValidation } from "../../test/support/validating-transport.js";
 import { ServerBuilder } from "./builder.js";
+import { clusterUnavailable } from "./cluster.js";
 import { inputRequired } from "./input.js";
 import type { Server } from "./server.js";
 import { MemoryRequestStateStore, type RequestStateStore } from "./state-store.js";
@@ -212,5 +213,31 @@ describe("single-use requestState", () => {
     expect(calls.survey).toBe(1);
     const refusing = await setup({ singleUseState: { issue: async () => false, consume: async () => true } });
     expect(errorOf(await refusing.call("survey")).message).toBe("State capacity reached");
+  });
+
+  it("answers -32603 Cluster unavailable when a shared store cannot seal or spend", async () => {
+    const memory = new MemoryRequestStateStore();
+    let down = "issue";
+    const store: RequestStateStore = {
+      issue: async (nonce, expiresAt) => {
+        if (down === "issue") throw clusterUnavailable("add");
+        return memory.issue(nonce, expiresAt);
+      },
+      consume: async (nonce) => {
+        if (down === "consume") throw clusterUnavailable("take");
+        return memory.consume(nonce);
+      },
+    };
+    const unavailable = {
+      code: -32603,
+      message: "Cluster unavailable",
+      data: { reason: "cluster_unavailable" },
+    };
+    const { call } = await setup({ singleUseState: store });
+    expect(errorOf(await call("survey"))).toEqual(unavailable);
+    down = "consume";
+    const { requestState } = resultOf(await call("survey"));
+    const retry = { inputResponses: { name: accept({ name: "Ada" }) }, requestState };
+    expect(errorOf(await call("survey", retry))).toEqual(unavailable);
   });
 });

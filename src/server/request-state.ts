@@ -1,8 +1,7 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
-import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import { JsonRpcError } from "../jsonrpc/errors.js";
 import { isObject, type JsonValue } from "../jsonrpc/message.js";
 import type { InputResponses } from "../protocol/types/input.js";
-import { clusterUnavailableRpc } from "./cluster.js";
 import { canonicalJson, sha256Hex } from "./fingerprint.js";
 import { type RequestStateStore, STATE_CAPACITY_MESSAGE } from "./state-store.js";
 
@@ -78,7 +77,7 @@ export class RequestStateSealer {
     const payload = base64url(encoder.encode(JSON.stringify(body)));
     const signed = await this.signedText(payload, binding);
     const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await this.cryptoKey(), signed));
-    if (this.store !== undefined && (await viaStore(() => this.store?.issue(nonce, expiresAt))) !== true) {
+    if (this.store !== undefined && (await this.store.issue(nonce, expiresAt)) !== true) {
       throw new JsonRpcError(ErrorCode.InternalError, STATE_CAPACITY_MESSAGE, { reason: "state_capacity" });
     }
     return `${VERSION}.${payload}.${base64url(mac)}`;
@@ -89,7 +88,7 @@ export class RequestStateSealer {
    * the store refuses it (already spent, or unknown to the store). Exactly one of racing spends succeeds.
    */
   async spend(nonce: string): Promise<boolean> {
-    return this.store === undefined || (await viaStore(() => this.store?.consume(nonce))) === true;
+    return this.store === undefined || (await this.store.consume(nonce)) === true;
   }
 
   /** Opens a token sealed by {@link seal} under the same binding; never throws for a bad token. */
@@ -131,16 +130,6 @@ export class RequestStateSealer {
       "verify",
     ]);
     return this.key;
-  }
-}
-
-/** A store call; a shared store that cannot be reached becomes the `-32603` "Cluster unavailable" error. */
-async function viaStore<T>(call: () => T | Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof McpkitError && error.code === "UNAVAILABLE") throw clusterUnavailableRpc();
-    throw error;
   }
 }
 
