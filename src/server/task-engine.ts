@@ -195,10 +195,10 @@ export class TaskEngine {
   async cancel(principal: string, taskId: unknown, reason = "Cancelled by the client"): Promise<TaskRecord> {
     const record = await this.get(principal, taskId);
     if (TERMINAL_STATUSES.has(record.status)) return record;
+    // The change stops the work where it runs (here through `react`, elsewhere through its signal).
     const next = await this.change(record.taskId, (current) =>
       TERMINAL_STATUSES.has(current.status) ? undefined : settle(current, "cancelled", reason),
     );
-    this.stop(record.taskId, new McpkitError("CLOSED", reason));
     return next ?? record;
   }
 
@@ -235,14 +235,17 @@ export class TaskEngine {
       const waiters = this.waiters.get(taskId) ?? new Set<() => void>();
       this.waiters.set(taskId, waiters);
       let timer: unknown;
-      const onAbort = () => {
+      const leave = () => {
         waiters.delete(wake);
+        if (waiters.size === 0 && this.waiters.get(taskId) === waiters) this.waiters.delete(taskId);
         clock.clearTimeout(timer);
+      };
+      const onAbort = () => {
+        leave();
         reject(signal.reason);
       };
       const wake = () => {
-        waiters.delete(wake);
-        clock.clearTimeout(timer);
+        leave();
         signal.removeEventListener("abort", onAbort);
         resolve();
       };
