@@ -6,9 +6,9 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcResponse } from "../src/jsonrpc/message.js";
-import { type BuilderOptions, ServerBuilder } from "../src/server/builder.js";
-import { inputRequired } from "../src/server/input.js";
+import { type BuilderOptions, ServerBuilder } from "../src/server/authoring/builder.js";
 import type { Server } from "../src/server/server.js";
+import { inputRequired } from "../src/server/state/input.js";
 import { StdioServerTransport } from "../src/stdio/server-transport.js";
 import { HttpPeer, useServe } from "./support/http-peer.js";
 import { LEGACY, MODERN, textOf } from "./support/interop-helpers.js";

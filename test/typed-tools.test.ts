@@ -10,7 +10,7 @@ import * as z from "zod";
 import { Client } from "../src/client/client.js";
 import { JsonRpcError } from "../src/jsonrpc/errors.js";
 import type { Era } from "../src/protocol/versions.js";
-import { type BuilderOptions, ServerBuilder } from "../src/server/builder.js";
+import { type BuilderOptions, ServerBuilder } from "../src/server/authoring/builder.js";
 import type { Server } from "../src/server/server.js";
 import { LEGACY, MODERN, textOf } from "./support/interop-helpers.js";
 import { useWireValidation, validatingPair } from "./support/validating-transport.js";

@@ -8,7 +8,7 @@ import { HttpPeer, raw, rawOpen, useServe } from "../../test/support/http-peer.j
 import { until } from "../../test/support/until.js";
 import { createHttpHandler } from "../http/server/handler.js";
 import type { HttpHandlerOptions } from "../http/server/options.js";
-import { ServerBuilder } from "../server/builder.js";
+import { ServerBuilder } from "../server/authoring/builder.js";
 import type { FetchHandler } from "./adapter.js";
 
 const serve = useServe();

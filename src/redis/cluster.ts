@@ -1,7 +1,12 @@
 import { createClient } from "redis";
 import { McpkitError } from "../jsonrpc/errors.js";
-import { type Cluster, type ClusterBus, clusterUnavailable, type SharedStore } from "../server/cluster.js";
-import type { TaskStore } from "../server/task-store.js";
+import {
+  type Cluster,
+  type ClusterBus,
+  clusterUnavailable,
+  type SharedStore,
+} from "../server/cluster/cluster.js";
+import type { TaskStore } from "../server/tasks/store.js";
 import { redisTaskStore } from "./task-store.js";
 
 /** Options of {@link createRedisCluster}. Unknown keys are rejected. */

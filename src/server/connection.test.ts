@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { JsonRpcMessage } from "../jsonrpc/message.js";
 import type { Transport, TransportHandlers } from "../transports/transport.js";
-import { ServerBuilder } from "./builder.js";
+import { ServerBuilder } from "./authoring/builder.js";
 
 const PING: JsonRpcMessage = { jsonrpc: "2.0", id: 1, method: "ping" };
 

@@ -12,13 +12,13 @@ import { isObject, isRequest, isResponse } from "../jsonrpc/message.js";
 import type { RequestMeta } from "../protocol/request-meta.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/versions.js";
 import type { MessageInfo, Transport, TransportCloseReason } from "../transports/transport.js";
-import { serveCustomNotification } from "./custom-dispatch.js";
-import { LegacySession } from "./legacy.js";
-import { checkModernRequest, hasModernMeta, serveModern } from "./modern.js";
-import { openSubscription } from "./open-subscription.js";
-import { errorResponse } from "./respond.js";
-import type { ServerRuntime } from "./runtime.js";
-import type { Subscription, SubscriptionChannel } from "./subscription.js";
+import { errorResponse } from "./core/respond.js";
+import type { ServerRuntime } from "./core/runtime.js";
+import type { Subscription, SubscriptionChannel } from "./core/subscription.js";
+import { serveCustomNotification } from "./custom/dispatch.js";
+import { LegacySession } from "./eras/legacy.js";
+import { checkModernRequest, hasModernMeta, serveModern } from "./eras/modern.js";
+import { openSubscription } from "./eras/open-subscription.js";
 
 const SENT: Promise<void> = Promise.resolve();
 

@@ -18,7 +18,7 @@ export type {
   ToolDefinition,
   ToolOptions,
   ToolResult,
-} from "./authoring.js";
+} from "./authoring/authoring.js";
 export {
   type BuilderOptions,
   type CompletionCallback,
@@ -30,35 +30,8 @@ export {
   ServerBuilder,
   type TemplateCallback,
   type ToolCallback,
-} from "./builder.js";
-export type { ClientRequests, MessageSender } from "./client-requests.js";
-export {
-  CLUSTER_UNAVAILABLE_MESSAGE,
-  type Cluster,
-  type ClusterBus,
-  clusterUnavailable,
-  type SharedStore,
-} from "./cluster.js";
-export type { ServerConnection } from "./connection.js";
-export type { NotificationSink, RequestContext } from "./context.js";
-export {
-  type CustomNotification,
-  type CustomNotificationHandler,
-  type CustomParams,
-  type CustomRequest,
-  type CustomRequestHandler,
-  type CustomRequestOptions,
-  type CustomResult,
-  defineNotification,
-  defineRequest,
-  type InferParams,
-  type NotificationContext,
-  type NotificationEntry,
-  type ParamsSchema,
-  type RequestEntry,
-} from "./custom.js";
-export type { CustomMethods } from "./custom-methods.js";
-export { type DynamicOptions, DynamicServer } from "./dynamic.js";
+} from "./authoring/builder.js";
+export { type DynamicOptions, DynamicServer } from "./authoring/dynamic.js";
 export type {
   PromptHandle,
   PromptRegistry,
@@ -74,37 +47,78 @@ export type {
   ToolRegistry,
   ToolUpdate,
   UpdateOf,
-} from "./dynamic-registries.js";
-export { invalidParams, isResourceNotFoundError, methodNotFound, resourceNotFound } from "./errors.js";
-export { HANDLER_CAPACITY_MESSAGE, HANDLER_RETRY_AFTER_MS, HANDLER_TIMEOUT_MESSAGE } from "./executor.js";
-export { defineExtension, type Extension, type ExtensionDefinition, isExtension } from "./extension.js";
-export type { ExtensionResources } from "./extension-resources.js";
-export { CALLBACK_FAMILIES, type CallbackFamily, type ListRequest, type ServerHandler } from "./handler.js";
-export { type InputRequired, inputRequired, isInputRequired } from "./input.js";
-export type { LegacyRequestEnv, LegacySession } from "./legacy.js";
-export { MemoryBus, MemoryStore, memoryCluster } from "./memory-cluster.js";
-export type { ModernRequestEnv } from "./modern.js";
-export type { ServerConfig, ServerLimits, ServerLogger, ServerOptions } from "./options.js";
-export { MAX_PREVIOUS_STATE_KEYS } from "./options.js";
-export { SUBSCRIPTION_CAPACITY_MESSAGE } from "./publisher.js";
-export { createServer, Server } from "./server.js";
-export { sharedRequestStateStore } from "./shared-state-store.js";
-export { type HandleOwner, StateHandles, type StateHandlesOptions } from "./state-handles.js";
-export {
-  MemoryRequestStateStore,
-  type MemoryRequestStateStoreOptions,
-  type RequestStateStore,
-  STATE_CAPACITY_MESSAGE,
-} from "./state-store.js";
-export type { Subscription, SubscriptionChannel, SubscriptionEnd } from "./subscription.js";
-export type { TaskEngine, TaskHooks, TaskSettings } from "./task-engine.js";
-export type { TasksOptions } from "./task-options.js";
-export { isTaskRun, runAsTask, type TaskContext, type TaskRun, type TaskWork } from "./task-run.js";
-export { MemoryTaskStore, type TaskCapRefusal, type TaskRecord, type TaskStore } from "./task-store.js";
-export type { TemplateVariables } from "./template-variables.js";
+} from "./authoring/dynamic-registries.js";
+export type { TemplateVariables } from "./authoring/template-variables.js";
 export {
   type ExpandValues,
   MAX_TEMPLATE_URI_LENGTH,
   type TemplateValues,
   UriTemplate,
-} from "./uri-template.js";
+} from "./authoring/uri-template.js";
+export {
+  CLUSTER_UNAVAILABLE_MESSAGE,
+  type Cluster,
+  type ClusterBus,
+  clusterUnavailable,
+  type SharedStore,
+} from "./cluster/cluster.js";
+export { MemoryBus, MemoryStore, memoryCluster } from "./cluster/memory.js";
+export { sharedRequestStateStore } from "./cluster/shared-state-store.js";
+export type { ServerConnection } from "./connection.js";
+export type { NotificationSink, RequestContext } from "./core/context.js";
+export { invalidParams, isResourceNotFoundError, methodNotFound, resourceNotFound } from "./core/errors.js";
+export {
+  HANDLER_CAPACITY_MESSAGE,
+  HANDLER_RETRY_AFTER_MS,
+  HANDLER_TIMEOUT_MESSAGE,
+} from "./core/executor.js";
+export {
+  CALLBACK_FAMILIES,
+  type CallbackFamily,
+  type ListRequest,
+  type ServerHandler,
+} from "./core/handler.js";
+export type { ServerConfig, ServerLimits, ServerLogger, ServerOptions } from "./core/options.js";
+export { MAX_PREVIOUS_STATE_KEYS } from "./core/options.js";
+export { SUBSCRIPTION_CAPACITY_MESSAGE } from "./core/publisher.js";
+export type { Subscription, SubscriptionChannel, SubscriptionEnd } from "./core/subscription.js";
+export {
+  type CustomNotification,
+  type CustomNotificationHandler,
+  type CustomParams,
+  type CustomRequest,
+  type CustomRequestHandler,
+  type CustomRequestOptions,
+  type CustomResult,
+  defineNotification,
+  defineRequest,
+  type InferParams,
+  type NotificationContext,
+  type NotificationEntry,
+  type ParamsSchema,
+  type RequestEntry,
+} from "./custom/custom.js";
+export {
+  defineExtension,
+  type Extension,
+  type ExtensionDefinition,
+  isExtension,
+} from "./custom/extension.js";
+export type { ExtensionResources } from "./custom/extension-resources.js";
+export type { CustomMethods } from "./custom/methods.js";
+export type { LegacyRequestEnv, LegacySession } from "./eras/legacy.js";
+export type { ModernRequestEnv } from "./eras/modern.js";
+export { createServer, Server } from "./server.js";
+export type { ClientRequests, MessageSender } from "./state/client-requests.js";
+export { type HandleOwner, StateHandles, type StateHandlesOptions } from "./state/handles.js";
+export { type InputRequired, inputRequired, isInputRequired } from "./state/input.js";
+export {
+  MemoryRequestStateStore,
+  type MemoryRequestStateStoreOptions,
+  type RequestStateStore,
+  STATE_CAPACITY_MESSAGE,
+} from "./state/store.js";
+export type { TaskEngine, TaskHooks, TaskSettings } from "./tasks/engine.js";
+export type { TasksOptions } from "./tasks/options.js";
+export { isTaskRun, runAsTask, type TaskContext, type TaskRun, type TaskWork } from "./tasks/run.js";
+export { MemoryTaskStore, type TaskCapRefusal, type TaskRecord, type TaskStore } from "./tasks/store.js";

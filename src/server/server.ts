@@ -5,18 +5,18 @@ import type { RequestMeta } from "../protocol/request-meta.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Era } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
+import { ClusterFanout, type FannedOut } from "./cluster/fanout.js";
 import { ServerConnection } from "./connection.js";
-import type { NotificationSink } from "./context.js";
-import { serveCustomNotification } from "./custom-dispatch.js";
-import { ClusterFanout, type FannedOut } from "./fanout.js";
-import { warnPublicCacheWithIdentity } from "./identity-source.js";
-import { LegacySession } from "./legacy.js";
-import { wantsList, wantsResource } from "./listen.js";
-import { checkModernRequest, type ModernRequestEnv, serveModern } from "./modern.js";
-import { openSubscription } from "./open-subscription.js";
-import { buildServerConfig, type ServerConfig, type ServerOptions } from "./options.js";
-import { createRuntime, type ServerRuntime } from "./runtime.js";
-import type { Subscription, SubscriptionChannel } from "./subscription.js";
+import type { NotificationSink } from "./core/context.js";
+import { wantsList, wantsResource } from "./core/listen.js";
+import { buildServerConfig, type ServerConfig, type ServerOptions } from "./core/options.js";
+import { createRuntime, type ServerRuntime } from "./core/runtime.js";
+import type { Subscription, SubscriptionChannel } from "./core/subscription.js";
+import { serveCustomNotification } from "./custom/dispatch.js";
+import { LegacySession } from "./eras/legacy.js";
+import { checkModernRequest, type ModernRequestEnv, serveModern } from "./eras/modern.js";
+import { openSubscription } from "./eras/open-subscription.js";
+import { warnPublicCacheWithIdentity } from "./state/identity-source.js";
 
 const LIST_CHANGED = {
   tools: "notifications/tools/list_changed",

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { scripted } from "../../test/fixtures/stdio/harness.js";
 import { until } from "../../test/support/until.js";
 import type { JsonRpcMessage } from "../jsonrpc/message.js";
-import { ServerBuilder } from "../server/builder.js";
+import { ServerBuilder } from "../server/authoring/builder.js";
 import { type LaunchedStdio, launchStdio } from "./launcher.js";
 import { StdioServerTransport } from "./server-transport.js";
 

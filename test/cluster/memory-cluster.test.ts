@@ -17,8 +17,8 @@ import {
   type ClusterBus,
   clusterUnavailable,
   type SharedStore,
-} from "../../src/server/cluster.js";
-import { memoryCluster } from "../../src/server/memory-cluster.js";
+} from "../../src/server/cluster/cluster.js";
+import { memoryCluster } from "../../src/server/cluster/memory.js";
 import { inputServer } from "../support/input-server.js";
 import { until } from "../support/until.js";
 

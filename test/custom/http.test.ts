@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../src/http/server/handler.js";
-import { ServerBuilder } from "../../src/server/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
 import type { Server } from "../../src/server/server.js";
 import { httpClient } from "../http-client/helpers.js";
 import { type CustomHarness, customCases } from "../support/custom-cases.js";

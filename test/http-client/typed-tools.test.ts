@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { createHttpHandler } from "../../src/http/server/handler.js";
 import { serve } from "../../src/node/serve.js";
-import { ServerBuilder } from "../../src/server/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
 import { textOf } from "../support/interop-helpers.js";
 import { useWireValidation } from "../support/validating-transport.js";
 import { httpClient, LEGACY, MODERN, useHttpCleanups } from "./helpers.js";

@@ -21,7 +21,7 @@ import {
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../src/http/server/handler.js";
-import { ServerBuilder } from "../../src/server/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
 import { HttpPeer, useServe } from "../support/http-peer.js";
 import { rejection, textOf, useCleanups } from "../support/interop-helpers.js";
 import { until } from "../support/until.js";

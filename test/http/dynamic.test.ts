@@ -6,9 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../src/http/index.js";
 import { JsonRpcError } from "../../src/jsonrpc/errors.js";
-import { ServerBuilder } from "../../src/server/builder.js";
-import type { DynamicServer } from "../../src/server/dynamic.js";
-import type { ServerHandler } from "../../src/server/handler.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
+import type { DynamicServer } from "../../src/server/authoring/dynamic.js";
+import type { ServerHandler } from "../../src/server/core/handler.js";
 import { createServer, type Server } from "../../src/server/server.js";
 import { HttpPeer, useServe } from "../support/http-peer.js";
 

@@ -17,7 +17,7 @@ import { StreamableHttpClientTransport } from "../../src/http/client/transport.j
 import { createHttpHandler } from "../../src/http/server/handler.js";
 import type { HttpHandlerOptions } from "../../src/http/server/options.js";
 import { toNodeHandler } from "../../src/node/adapter.js";
-import { ServerBuilder } from "../../src/server/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
 import { HttpPeer, modernMeta, raw, rawOpen, readReply } from "../support/http-peer.js";
 import { listenOnLoopback, textOf, useCleanups } from "../support/interop-helpers.js";
 import { until } from "../support/until.js";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../src/http/server/handler.js";
 import type { HttpHandlerOptions } from "../../src/http/server/options.js";
-import { ServerBuilder } from "../../src/server/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
 import { HttpPeer, readReply, useServe } from "../support/http-peer.js";
 import { ManualClock } from "../support/manual-clock.js";
 import { until } from "../support/until.js";

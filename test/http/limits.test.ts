@@ -3,7 +3,7 @@
  * the encoded response (JSON body or SSE stream), at the limit and one byte past it.
  */
 import { describe, expect, it } from "vitest";
-import { ServerBuilder } from "../../src/server/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
 import { HttpPeer, modernMeta, raw, useServe } from "../support/http-peer.js";
 
 const serve = useServe();

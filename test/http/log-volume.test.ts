@@ -9,7 +9,7 @@ import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../src/http/server/handler.js";
 import { toNodeHandler } from "../../src/node/adapter.js";
-import { ServerBuilder } from "../../src/server/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
 import { HttpPeer } from "../support/http-peer.js";
 import { listenOnLoopback, useCleanups } from "../support/interop-helpers.js";
 import { until } from "../support/until.js";

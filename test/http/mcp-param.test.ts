@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { headerParamsOf, routingHeaders } from "../../src/protocol/routing-headers.js";
-import type { ServerLogger } from "../../src/server/options.js";
+import type { ServerLogger } from "../../src/server/core/options.js";
 import { createServer } from "../../src/server/server.js";
 import { HttpPeer, type Reply, useServe } from "../support/http-peer.js";
 

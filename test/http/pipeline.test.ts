@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../src/http/server/handler.js";
-import { ServerBuilder } from "../../src/server/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
 import { fixtureServer } from "../support/fixture-server.js";
 import { HttpPeer, modernMeta, type Reply, raw, useServe } from "../support/http-peer.js";
 

@@ -5,7 +5,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../src/http/server/handler.js";
-import { ServerBuilder } from "../../src/server/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
 import { until } from "../support/until.js";
 
 const requestContext = new AsyncLocalStorage<string>();

@@ -4,7 +4,7 @@
  * never comes from headers, arguments or `_meta`).
  */
 import { describe, expect, it } from "vitest";
-import type { ServerLogger } from "../../src/server/options.js";
+import type { ServerLogger } from "../../src/server/core/options.js";
 import { fixtureServer } from "../support/fixture-server.js";
 import { HttpPeer, raw, useServe } from "../support/http-peer.js";
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JsonRpcMessage } from "../../src/jsonrpc/message.js";
-import { ServerBuilder } from "../../src/server/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
 import { fixtureServer } from "../support/fixture-server.js";
 import { HttpPeer, useServe } from "../support/http-peer.js";
 import { ManualClock } from "../support/manual-clock.js";

@@ -11,7 +11,7 @@ import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import type { JsonObject, JsonRpcMessage } from "../../src/jsonrpc/message.js";
-import { ServerBuilder } from "../../src/server/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
 import { HttpPeer, useServe } from "../support/http-peer.js";
 import { rejection, textOf, useCleanups } from "../support/interop-helpers.js";
 import { validatingFetch } from "../support/validating-fetch.js";

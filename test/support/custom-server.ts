@@ -9,12 +9,12 @@
  * // a client calls "search/query" { q: "mcp" } -> { hits: ["mcp"] }
  */
 import { z } from "zod";
-import type { BuilderOptions } from "../../src/server/builder.js";
-import { ServerBuilder } from "../../src/server/builder.js";
-import { defineRequest } from "../../src/server/custom.js";
-import { defineExtension } from "../../src/server/extension.js";
-import { inputRequired } from "../../src/server/input.js";
+import type { BuilderOptions } from "../../src/server/authoring/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
+import { defineRequest } from "../../src/server/custom/custom.js";
+import { defineExtension } from "../../src/server/custom/extension.js";
 import type { Server } from "../../src/server/server.js";
+import { inputRequired } from "../../src/server/state/input.js";
 import { accepted, askFor } from "./input-server.js";
 
 /** What a notification handler saw. */

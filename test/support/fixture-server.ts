@@ -1,6 +1,6 @@
 import type { JsonValue } from "../../src/jsonrpc/message.js";
-import type { ToolDefinition, ToolResult } from "../../src/server/authoring.js";
-import { type BuilderOptions, ServerBuilder } from "../../src/server/builder.js";
+import type { ToolDefinition, ToolResult } from "../../src/server/authoring/authoring.js";
+import { type BuilderOptions, ServerBuilder } from "../../src/server/authoring/builder.js";
 import type { Server } from "../../src/server/server.js";
 
 /** Options of the fixture server; everything in {@link BuilderOptions} except `serverInfo` is passed on. */

@@ -7,11 +7,11 @@
  * const { server, calls } = inputServer();
  * // ... call "greet" twice; calls.greet === 2
  */
-import type { BuilderOptions } from "../../src/server/builder.js";
-import { ServerBuilder } from "../../src/server/builder.js";
-import type { RequestContext } from "../../src/server/context.js";
-import { inputRequired } from "../../src/server/input.js";
+import type { BuilderOptions } from "../../src/server/authoring/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
+import type { RequestContext } from "../../src/server/core/context.js";
 import type { Server } from "../../src/server/server.js";
+import { inputRequired } from "../../src/server/state/input.js";
 
 /** An elicitation asking for one string field. */
 export function askFor(field: string, message = `Your ${field}?`) {

@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { createHttpHandler } from "../../src/http/server/handler.js";
 import { toNodeHandler } from "../../src/node/adapter.js";
-import { ServerBuilder } from "../../src/server/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
 
 export interface WorldConfig {
   /** The PRM `resource`; default `<base>/mcp`. */

@@ -4,8 +4,8 @@
  * once, as a task) and `only_task` (`taskSupport: "required"`).
  */
 import { type Server, ServerBuilder } from "../../src/server/index.js";
-import type { TasksOptions } from "../../src/server/task-options.js";
-import { runAsTask, type TaskContext } from "../../src/server/task-run.js";
+import type { TasksOptions } from "../../src/server/tasks/options.js";
+import { runAsTask, type TaskContext } from "../../src/server/tasks/run.js";
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 

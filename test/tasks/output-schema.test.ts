@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { callToolAsTask, waitForTask } from "../../src/client/tasks.js";
 import { TASKS_EXTENSION } from "../../src/protocol/types/tasks.js";
 import { ServerBuilder } from "../../src/server/index.js";
-import { runAsTask } from "../../src/server/task-run.js";
+import { runAsTask } from "../../src/server/tasks/run.js";
 import { connectInProcess } from "../support/in-process-client.js";
 import { LEGACY, MODERN, useCleanups } from "../support/interop-helpers.js";
 

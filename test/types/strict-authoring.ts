@@ -8,7 +8,7 @@ import * as v from "valibot";
 import * as z from "zod";
 import type { ReadResourceResult } from "../../src/protocol/types/resources.js";
 import type { CallToolResult, Tool } from "../../src/protocol/types/tools.js";
-import { ServerBuilder } from "../../src/server/builder.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
 
 const b = new ServerBuilder({ serverInfo: { name: "types", version: "1.0.0" } });
 const raw = { type: "object", properties: { a: { type: "number" } } };

@@ -2,8 +2,8 @@
  * Compile-time tests of `TemplateVariables`: a resource template's callback gets its variables typed from the
  * template's text, in the builder and at run time. Checked by `npm run typecheck`; nothing here runs.
  */
-import { ServerBuilder } from "../../src/server/builder.js";
-import type { TemplateVariables } from "../../src/server/template-variables.js";
+import { ServerBuilder } from "../../src/server/authoring/builder.js";
+import type { TemplateVariables } from "../../src/server/authoring/template-variables.js";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const same = <A, B>(_proof: Equal<A, B>) => {};

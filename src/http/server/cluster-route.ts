@@ -4,7 +4,7 @@ import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../../jsonrpc/me
 import { isRequest } from "../../jsonrpc/message.js";
 import { McpHeader } from "../../protocol/routing-headers.js";
 import { LEGACY_VERSION } from "../../protocol/versions.js";
-import { CLUSTER_UNAVAILABLE_MESSAGE } from "../../server/cluster.js";
+import { CLUSTER_UNAVAILABLE_MESSAGE } from "../../server/cluster/cluster.js";
 import type { DirectoryEntry } from "./directory.js";
 import type { Endpoint } from "./endpoint.js";
 import { ANONYMOUS_PRINCIPAL, principalOf, resolveIdentity, samePrincipal } from "./identity.js";

@@ -1,7 +1,7 @@
 import { isObject } from "../../jsonrpc/message.js";
-import { BusSubscription } from "../../server/bus-subscription.js";
-import { type ClusterBus, clusterUnavailable, instanceId } from "../../server/cluster.js";
-import type { ServerLogger } from "../../server/options.js";
+import { BusSubscription } from "../../server/cluster/bus-subscription.js";
+import { type ClusterBus, clusterUnavailable, instanceId } from "../../server/cluster/cluster.js";
+import type { ServerLogger } from "../../server/core/options.js";
 import type { Answer, RequestView } from "./view.js";
 import { bodyTooLarge } from "./view.js";
 

@@ -1,5 +1,6 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import type { JsonRpcMessage } from "../../jsonrpc/message.js";
+import type { ServerLogger } from "../../server/core/options.js";
 import {
   ANONYMOUS_FINGERPRINT,
   authorizationText,
@@ -7,8 +8,7 @@ import {
   NoPrincipalError,
   principalText,
   sha256Hex,
-} from "../../server/fingerprint.js";
-import type { ServerLogger } from "../../server/options.js";
+} from "../../server/state/fingerprint.js";
 import type { Authenticate } from "./options.js";
 import { HttpRefusal, refusal } from "./responses.js";
 import type { RequestView } from "./view.js";

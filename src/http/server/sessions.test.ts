@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../test/support/manual-clock.js";
-import type { LegacySession } from "../../server/legacy.js";
+import type { LegacySession } from "../../server/eras/legacy.js";
 import type { Principal } from "./identity.js";
 import { mintSessionId, type Reservation, SessionManager } from "./sessions.js";
 

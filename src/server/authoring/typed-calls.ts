@@ -1,0 +1,109 @@
+import { ErrorCode } from "../../jsonrpc/codes.js";
+import { JsonRpcError, toError } from "../../jsonrpc/errors.js";
+import type { JsonValue } from "../../jsonrpc/message.js";
+import type { GetPromptResult } from "../../protocol/types/prompts.js";
+import type { CallToolResult, Tool } from "../../protocol/types/tools.js";
+import { describeIssues } from "../../protocol/validation.js";
+import type { RequestContext } from "../core/context.js";
+import type { Check, CheckResult } from "../custom/schemas.js";
+import { type InputRequired, isInputRequired } from "../state/input.js";
+import { taskRequired } from "../tasks/dispatch.js";
+import { isTaskRun, runAsTask, type TaskRun } from "../tasks/run.js";
+
+type Answer<T> = Promise<T> | T;
+
+/** A registered tool: its wire definition, its function, and its checks (absent when validation is off). */
+export interface RegisteredTool {
+  readonly definition: Tool;
+  readonly callback: (args: never, context: RequestContext) => Answer<unknown>;
+  readonly input: Check | undefined;
+  readonly output: Check | undefined;
+}
+
+/** A registered prompt's checks: the Standard Schema of its arguments (absent for raw `arguments`). */
+export interface PromptChecks {
+  readonly args: Check | undefined;
+}
+
+/**
+ * Runs one tool call: arguments checked first (a failure is an `isError` result naming every failing path, and
+ * the function does not run), then the function, then its `structuredContent` against the `outputSchema` (a
+ * failure is the server's bug: `-32603` to the client, the details logged). A `runAsTask` answer gets its
+ * work's result checked the same way, inline or as a task (a mismatch fails the task).
+ */
+export async function runTool(
+  tool: RegisteredTool,
+  args: { [key: string]: unknown },
+  context: RequestContext,
+): Promise<CallToolResult | InputRequired | TaskRun> {
+  const name = tool.definition.name;
+  if (tool.definition.execution?.taskSupport === "required" && !context.taskAugmented) {
+    throw taskRequired(context.era, name);
+  }
+  let input: unknown = args;
+  if (tool.input !== undefined) {
+    const pending = tool.input(args);
+    const checked = pending instanceof Promise ? await pending : pending;
+    if (!checked.ok) {
+      const text = `Invalid arguments for tool "${name}":\n${describeIssues(checked.issues)}`;
+      return { content: [{ type: "text", text }], isError: true };
+    }
+    input = checked.value;
+  }
+  let result: CallToolResult | InputRequired | TaskRun;
+  try {
+    result = (await tool.callback(input as never, context)) as CallToolResult | InputRequired | TaskRun;
+  } catch (error) {
+    if (error instanceof JsonRpcError) throw error;
+    return { content: [{ type: "text", text: toError(error).message }], isError: true };
+  }
+  if (isInputRequired(result)) return result;
+  if (isTaskRun(result)) {
+    if (tool.definition.outputSchema === undefined) return result;
+    const { work } = result;
+    // A task's result is checked like an inline one: a mismatch fails the task (`-32603`, details logged).
+    return runAsTask(async (task) => checkOutput(tool, await work(task)));
+  }
+  return checkOutput(tool, result);
+}
+
+/** A result checked against the tool's `outputSchema` (a failed result as it is); throws on a mismatch. */
+async function checkOutput(tool: RegisteredTool, result: CallToolResult): Promise<CallToolResult> {
+  const name = tool.definition.name;
+  if (result.isError === true) return result;
+  // The spec: a tool that declares an outputSchema must return structured content (unless it failed).
+  if (tool.definition.outputSchema === undefined) return result;
+  if (!("structuredContent" in result)) {
+    throw new Error(`tool "${name}" declares an outputSchema but returned no structuredContent`);
+  }
+  if (tool.output === undefined) return result;
+  const pending = tool.output(result.structuredContent);
+  const checked = pending instanceof Promise ? await pending : pending;
+  if (!checked.ok) {
+    throw new Error(
+      `tool "${name}" returned structuredContent that does not match its outputSchema:\n${describeIssues(checked.issues)}`,
+    );
+  }
+  if (checked.value === result.structuredContent) return result;
+  return { ...result, structuredContent: checked.value as JsonValue };
+}
+
+/** Checks a prompt's arguments against its schema: `-32602` naming every failing path, or the parsed value. */
+export async function checkPromptArgs(
+  name: string,
+  checks: PromptChecks,
+  args: { [name: string]: string },
+): Promise<unknown> {
+  if (checks.args === undefined) return args;
+  const pending = checks.args(args);
+  const checked: CheckResult = pending instanceof Promise ? await pending : pending;
+  if (checked.ok) return checked.value;
+  throw new JsonRpcError(
+    ErrorCode.InvalidParams,
+    `Invalid params: invalid arguments for prompt "${name}":\n${describeIssues(checked.issues)}`,
+    { issues: checked.issues.map((issue) => ({ path: issue.path, message: issue.message })) },
+  );
+}
+
+/** A prompt's answer, typed for the wire. */
+export type PromptAnswer = Answer<GetPromptResult | InputRequired>;

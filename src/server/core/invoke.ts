@@ -1,0 +1,123 @@
+import { isObject } from "../../jsonrpc/message.js";
+import { type InputRequired, isInputRequired } from "../state/input.js";
+import { isTaskRun, type TaskRun } from "../tasks/run.js";
+import type { RequestContext } from "./context.js";
+import { invalidParams, methodNotFound } from "./errors.js";
+import type { ServerConfig } from "./options.js";
+
+type Params = { [key: string]: unknown };
+type Result = { [key: string]: unknown };
+
+/** The methods served by handler callbacks, the same in both eras. */
+export const HANDLER_METHODS: ReadonlySet<string> = new Set([
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/read",
+  "resources/templates/list",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+]);
+
+/**
+ * Checks a handler method's params, calls the handler's callback and checks the shape of its answer. Throws
+ * `-32601` when the family is not served, `-32602` for bad params; a malformed answer is the handler's bug and
+ * throws a plain Error (sent as `-32603`). `tools/call`, `prompts/get` and `resources/read` may answer with an
+ * {@link InputRequired}; any other method that does is a handler bug too.
+ */
+export async function invokeHandler(
+  config: ServerConfig,
+  method: string,
+  params: Params,
+  context: RequestContext,
+): Promise<Result | InputRequired | TaskRun> {
+  const handler = config.handler;
+  switch (method) {
+    case "tools/list":
+      return checked(await need(handler.listTools, method)(listRequest(params), context), "tools");
+    case "tools/call": {
+      const name = requireString(params, "name");
+      const args = params.arguments ?? {};
+      if (!isObject(args)) throw invalidParams("arguments must be an object");
+      return checked(
+        await need(handler.callTool, method)({ name, arguments: args }, context),
+        "content",
+        true,
+      );
+    }
+    case "resources/list":
+      return checked(await need(handler.listResources, method)(listRequest(params), context), "resources");
+    case "resources/read": {
+      const uri = requireString(params, "uri");
+      return checked(await need(handler.readResource, method)({ uri }, context), "contents", true);
+    }
+    case "resources/templates/list":
+      return checked(
+        await need(handler.listResourceTemplates, method)(listRequest(params), context),
+        "resourceTemplates",
+      );
+    case "prompts/list":
+      return checked(await need(handler.listPrompts, method)(listRequest(params), context), "prompts");
+    case "prompts/get": {
+      const name = requireString(params, "name");
+      const args = params.arguments ?? {};
+      if (!isObject(args) || !Object.values(args).every((v) => typeof v === "string")) {
+        throw invalidParams("arguments must be an object of strings");
+      }
+      return checked(
+        await need(handler.getPrompt, method)({ name, arguments: args as { [k: string]: string } }, context),
+        "messages",
+        true,
+      );
+    }
+    case "completion/complete": {
+      const ref = params.ref;
+      const argument = params.argument;
+      if (!isObject(ref) || (ref.type !== "ref/prompt" && ref.type !== "ref/resource")) {
+        throw invalidParams('ref must be a "ref/prompt" or "ref/resource" reference');
+      }
+      if (!isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
+        throw invalidParams("argument must have string name and value");
+      }
+      const { _meta: _dropped, ...request } = params;
+      const result = await need(handler.complete, method)(request as never, context);
+      if (!isObject(result) || !isObject(result.completion) || !Array.isArray(result.completion.values)) {
+        throw new Error("complete handler must return { completion: { values: [...] } }");
+      }
+      return result;
+    }
+    default:
+      throw methodNotFound(method);
+  }
+}
+
+function need<T>(callback: T | undefined, method: string): T {
+  if (callback === undefined) throw methodNotFound(method);
+  return callback;
+}
+
+function listRequest(params: Params): { cursor?: string } {
+  const cursor = params.cursor;
+  if (cursor === undefined) return {};
+  if (typeof cursor !== "string") throw invalidParams("cursor must be a string");
+  return { cursor };
+}
+
+function requireString(params: Params, key: string): string {
+  const value = params[key];
+  if (typeof value !== "string") throw invalidParams(`${key} must be a string`);
+  return value;
+}
+
+function checked(result: unknown, arrayKey: string, mayAskInput = false): Result | InputRequired | TaskRun {
+  if (arrayKey === "content" && isTaskRun(result)) return result;
+  if (isInputRequired(result)) {
+    if (mayAskInput) return result;
+    throw new Error("only tools/call, prompts/get and resources/read handlers may return inputRequired()");
+  }
+  if (!isObject(result) || !Array.isArray(result[arrayKey])) {
+    throw new Error(`handler result must be an object with a "${arrayKey}" array`);
+  }
+  return result;
+}

@@ -1,0 +1,466 @@
+import { McpkitError } from "../../jsonrpc/errors.js";
+import { DEFAULT_LOG_INTERVAL_MS, limitLogger } from "../../jsonrpc/log-limiter.js";
+import { isObject } from "../../jsonrpc/message.js";
+import type { ExtensionMap, ServerCapabilities } from "../../protocol/types/capabilities.js";
+import type { CacheHints, Implementation, JsonObject } from "../../protocol/types/common.js";
+import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../../protocol/versions.js";
+import { type Cluster, isCluster } from "../cluster/cluster.js";
+import { sharedRequestStateStore } from "../cluster/shared-state-store.js";
+import type { NotificationEntry, RequestEntry } from "../custom/custom.js";
+import type { Extension } from "../custom/extension.js";
+import { withExtensionResources } from "../custom/extension-resources.js";
+import {
+  buildCustomSurface,
+  type CustomMethods,
+  type CustomSurface,
+  mergeCustomSurface,
+} from "../custom/methods.js";
+import { stateSecret } from "../state/request-state.js";
+import { isRequestStateStore, MemoryRequestStateStore, type RequestStateStore } from "../state/store.js";
+import { TaskEngine } from "../tasks/engine.js";
+import { tasksExtension } from "../tasks/extension.js";
+import { type TasksOptions, taskSettings } from "../tasks/options.js";
+import { type CallbackFamily, checkHandler, HANDLER_CALLBACKS, type ServerHandler } from "./handler.js";
+
+/**
+ * Where the server reports what it cannot send to a peer (handler crashes, dropped messages). Repeated lines of
+ * one kind are rate-limited (see `logIntervalMs`).
+ */
+export interface ServerLogger {
+  /** Something unexpected that the server survived. */
+  warn(message: string, details?: unknown): void;
+  /** A failure, such as a handler that threw something other than a `JsonRpcError`. */
+  error(message: string, details?: unknown): void;
+  /** Ordinary events worth a trace, such as a client that went away mid-upload; optional (dropped without). */
+  debug?(message: string, details?: unknown): void;
+}
+
+/**
+ * Options of {@link createServer}.
+ *
+ * @example
+ * const server = createServer({ serverInfo: { name: "demo", version: "1.0.0" }, handler });
+ */
+export interface ServerOptions {
+  /** Name and version sent to clients (`initialize` result, or `_meta` of every 2026 result). */
+  serverInfo: Implementation;
+  /** The callbacks that answer requests. */
+  handler: ServerHandler;
+  /** Text that tells a model how to use this server. */
+  instructions?: string;
+  /**
+   * Extensions: an array of {@link Extension}s (`defineExtension`: id, settings, methods, eras), or a map of
+   * namespaced ids to settings (`{}` = no settings), advertised in both eras and adding no methods. Each is
+   * advertised under `capabilities.extensions` in `server/discover` and `initialize` of the eras it serves.
+   */
+  extensions?: ExtensionMap | readonly Extension[];
+  /**
+   * Custom request methods served in both eras, by name: a handler or a `defineRequest` definition. Core MCP
+   * method names and `rpc.*` are refused with `INVALID_CONFIG`.
+   */
+  requests?: { [method: string]: RequestEntry };
+  /**
+   * Handlers of client-to-server notifications, by name (custom names, and
+   * `notifications/roots/list_changed`); run under the handler executor, failures logged.
+   */
+  notifications?: { [method: string]: NotificationEntry };
+  /** `experimental` capabilities, sent as they are. */
+  experimental?: { [key: string]: JsonObject };
+  /** Advertise `listChanged` for these families (you then call `server.notifyListChanged`). */
+  listChanged?: { tools?: boolean; resources?: boolean; prompts?: boolean };
+  /** Default cache hints of 2026 cacheable results (default `{ ttlMs: 0, cacheScope: "public" }`). */
+  cache?: Partial<CacheHints>;
+  /** Deadline of one handler call (default 30,000 ms). */
+  handlerTimeoutMs?: number;
+  /** Handler calls running at once across every connection (default 32). */
+  maxConcurrentHandlers?: number;
+  /**
+   * Handler calls that may wait for a slot when all are taken (default 1,024; 0 refuses at once). Waiting counts
+   * against `handlerTimeoutMs`; a call that finds the queue full gets `-32603` "handler capacity reached" with
+   * `data.retryAfterMs` (over HTTP in a 200 with `Retry-After`, which the official clients handle; a 503 they
+   * do not).
+   */
+  maxQueuedHandlers?: number;
+  /** Where problems that cannot reach a peer are reported (default: `console.warn` / `console.error`). */
+  logger?: ServerLogger;
+  /**
+   * Rate limit of the logger, so that a peer cannot drive log volume (default 60,000 ms; 0 logs every line): the
+   * first line of a kind is logged, further ones within this interval are only counted, and one line then says
+   * how many (`dropped a response to no request: 9999 more in the last 60 s`).
+   */
+  logIntervalMs?: number;
+  /**
+   * Advertise `resources.subscribe`: 2025-11-25 `resources/subscribe` and the 2026-07-28 `resourceSubscriptions`
+   * filter (you then call `server.notifyResourceUpdated(uri)`). Needs the resources callbacks.
+   */
+  subscribe?: boolean;
+  /**
+   * The key that seals `requestState` (HMAC-SHA256), at least 32 bytes. Default: 32 random bytes per server, drawn when
+   * the first state is sealed or opened (not at `build()`: Workers forbid random values at module scope), so a
+   * state only opens on the server instance that sealed it: give every instance behind a load balancer the same
+   * key.
+   */
+  stateKey?: string | Uint8Array;
+  /**
+   * Keys that sealed `requestState` before the current `stateKey` (at most 4, each at least 32 bytes): tokens
+   * they sealed still open until they expire; new tokens are sealed with `stateKey` only (default none). To
+   * rotate without breaking rounds in flight, deploy the new key as `stateKey` with the old one here, and drop
+   * the old one after `requestStateTtlMs`.
+   *
+   * @example
+   * createServer({ serverInfo, handler, stateKey: env.STATE_KEY, previousStateKeys: [env.STATE_KEY_PREVIOUS] });
+   */
+  previousStateKeys?: readonly (string | Uint8Array)[];
+  /**
+   * What the instances of this server share (see {@link Cluster}; default none: everything stays in this
+   * process). With it, list-changed, resource-updated and custom session notifications reach the subscribers
+   * of every instance, `singleUseState: true` spends nonces in the shared store, and the HTTP handler shares
+   * its 2025-11-25 session directory. Give every instance the same `stateKey` too.
+   */
+  cluster?: Cluster;
+  /** How long a sealed `requestState` stays valid (default 600,000 ms). */
+  requestStateTtlMs?: number;
+  /**
+   * 2026-07-28: a sealed `requestState` opens for one handler round only (default `false`: it opens until it
+   * expires). `true` keeps the unspent nonces in a {@link MemoryRequestStateStore} (10,000 at most; past that a
+   * call that asks for input gets `-32603` "State capacity reached"); or pass your own {@link RequestStateStore},
+   * shared by every instance behind a load balancer. A replay gets `-32602` (`data.reason` `used`).
+   */
+  singleUseState?: boolean | RequestStateStore;
+  /**
+   * 2025-11-25: handler calls (rounds) one request may take; a handler that still answers `inputRequired()` on
+   * the last one fails the request with `-32603` (default 16).
+   */
+  maxInputRounds?: number;
+  /** 2025-11-25: server-to-client requests awaiting an answer at once, per session (default 32). */
+  maxClientRequests?: number;
+  /** 2025-11-25: `resources/subscribe` URIs per session (default 1,024). */
+  maxSessionSubscriptions?: number;
+  /** 2026-07-28: `subscriptions/listen` streams open at once on this server (default 1,024). */
+  maxSubscriptions?: number;
+  /** 2026-07-28: events queued per subscription before it overflows and ends (default 256). */
+  subscriptionQueueEvents?: number;
+  /** 2026-07-28: bytes queued per subscription before it overflows and ends (default 1,000,000). */
+  subscriptionQueueBytes?: number;
+  /**
+   * Notifications (progress, log messages) one request may send while it is served, on every transport
+   * (default 256). Past it, and past `maxNotificationBytes`, the request's further notifications are dropped:
+   * the handler goes on and its response is sent; the drop is logged once per request as a warning.
+   */
+  maxNotificationsPerRequest?: number;
+  /** Bytes of JSON one request's notifications may add up to (default 1,000,000); see `maxNotificationsPerRequest`. */
+  maxNotificationBytes?: number;
+  /**
+   * Tasks (docs/tasks.md): `true` or {@link TasksOptions}. Tools may then answer `runAsTask(work)`: 2026-07-28
+   * serves the `io.modelcontextprotocol/tasks` extension, 2025-11-25 `tasks/get`, `tasks/result`, `tasks/list`,
+   * `tasks/cancel` and `capabilities.tasks`. Default: off (a `runAsTask` answer then runs inline).
+   */
+  tasks?: boolean | TasksOptions;
+}
+
+/** The bounds of input rounds, subscriptions, server-to-client requests and request notifications. */
+export interface ServerLimits {
+  readonly requestStateTtlMs: number;
+  readonly maxInputRounds: number;
+  readonly maxClientRequests: number;
+  readonly maxSessionSubscriptions: number;
+  readonly maxSubscriptions: number;
+  readonly subscriptionQueueEvents: number;
+  readonly subscriptionQueueBytes: number;
+  readonly maxNotificationsPerRequest: number;
+  readonly maxNotificationBytes: number;
+}
+
+/** The immutable, checked configuration a server runs on. */
+export interface ServerConfig {
+  readonly serverInfo: Implementation;
+  readonly handler: ServerHandler;
+  readonly instructions: string | undefined;
+  /** What the server advertises: every extension, whichever era it serves. */
+  readonly capabilities: ServerCapabilities;
+  /** What each era advertises (`server/discover`, `initialize`): only that era's extensions. */
+  readonly capabilitiesByEra: { readonly [era in Era]: ServerCapabilities };
+  /** The custom request and notification handlers, by era. */
+  readonly custom: CustomMethods;
+  readonly families: { readonly [family in CallbackFamily]: boolean };
+  readonly cache: CacheHints;
+  readonly handlerTimeoutMs: number;
+  readonly maxConcurrentHandlers: number;
+  readonly maxQueuedHandlers: number;
+  readonly logger: ServerLogger;
+  readonly limits: ServerLimits;
+  /**
+   * The `requestState` HMAC key; `undefined` for the default, 32 random bytes drawn on first use (not at
+   * build(): Workers forbid random values at module scope, where servers are built).
+   */
+  readonly stateKey: Uint8Array | undefined;
+  /** Keys that open `requestState` sealed before a rotation (never used to seal). */
+  readonly previousStateKeys: readonly Uint8Array[];
+  /** What the instances share; `undefined`: nothing is shared. */
+  readonly cluster: Cluster | undefined;
+  /** Where single-use states are spent; `undefined` when states open until they expire. */
+  readonly stateStore: RequestStateStore | undefined;
+  /** The tasks engine; `undefined` when tasks are off. */
+  readonly tasks: TaskEngine | undefined;
+}
+
+const LIMIT_DEFAULTS: ServerLimits = {
+  requestStateTtlMs: 600_000,
+  maxInputRounds: 16,
+  maxClientRequests: 32,
+  maxSessionSubscriptions: 1024,
+  maxSubscriptions: 1024,
+  subscriptionQueueEvents: 256,
+  subscriptionQueueBytes: 1_000_000,
+  maxNotificationsPerRequest: 256,
+  maxNotificationBytes: 1_000_000,
+};
+
+const OPTION_KEYS = new Set([
+  "serverInfo",
+  "handler",
+  "instructions",
+  "extensions",
+  "requests",
+  "notifications",
+  "experimental",
+  "listChanged",
+  "cache",
+  "handlerTimeoutMs",
+  "maxConcurrentHandlers",
+  "maxQueuedHandlers",
+  "logger",
+  "logIntervalMs",
+  "subscribe",
+  "stateKey",
+  "singleUseState",
+  "previousStateKeys",
+  "cluster",
+  "tasks",
+  ...Object.keys(LIMIT_DEFAULTS),
+]);
+
+/** Checks options and freezes them into a {@link ServerConfig}. Throws `INVALID_CONFIG` naming the fault. */
+export function buildServerConfig(options: ServerOptions): ServerConfig {
+  if (!isObject(options)) throw invalid("options", "must be an object");
+  for (const key of Object.keys(options)) if (!OPTION_KEYS.has(key)) throw invalid(key, "is not an option");
+  const info = options.serverInfo;
+  if (!isObject(info) || typeof info.name !== "string" || typeof info.version !== "string") {
+    throw invalid("serverInfo", "must have string name and version");
+  }
+  if (!isObject(options.handler)) throw invalid("handler", "must be an object");
+  checkHandler(options.handler);
+  if (options.instructions !== undefined && typeof options.instructions !== "string") {
+    throw invalid("instructions", "must be a string");
+  }
+  const handlerTimeoutMs = positiveInteger("handlerTimeoutMs", options.handlerTimeoutMs, 30_000);
+  const maxConcurrentHandlers = positiveInteger("maxConcurrentHandlers", options.maxConcurrentHandlers, 32);
+  const maxQueuedHandlers = options.maxQueuedHandlers ?? 1024;
+  if (!Number.isInteger(maxQueuedHandlers) || maxQueuedHandlers < 0) {
+    throw invalid("maxQueuedHandlers", "must be a non-negative integer");
+  }
+  const logIntervalMs = options.logIntervalMs ?? DEFAULT_LOG_INTERVAL_MS;
+  if (!Number.isInteger(logIntervalMs) || logIntervalMs < 0) {
+    throw invalid("logIntervalMs", "must be a non-negative integer");
+  }
+  const logger = options.logger ?? consoleLogger;
+  if (!isObject(logger) || typeof logger.warn !== "function" || typeof logger.error !== "function") {
+    throw invalid("logger", "must have warn(message, details) and error(message, details) methods");
+  }
+  const cache = checkCache(options.cache);
+  if (options.cluster !== undefined && !isCluster(options.cluster)) {
+    throw invalid(
+      "cluster",
+      "must have a bus (publish, subscribe) and a store (get, set, add, take, delete)",
+    );
+  }
+  const cluster = options.cluster;
+  const settings = taskSettings(options.tasks, cluster);
+  const tasks =
+    settings === undefined
+      ? undefined
+      : new TaskEngine(settings, limitLogger(logger, logIntervalMs), cluster?.bus);
+  const surface = buildCustomSurface(
+    tasks === undefined
+      ? options
+      : mergeCustomSurface(options, { requests: {}, notifications: {}, extensions: [tasksExtension(tasks)] }),
+  );
+  // Extensions that serve resources of their own (skills) are merged into the handler: listed, read first.
+  const handler =
+    surface.claims.length === 0 ? options.handler : withExtensionResources(options.handler, surface.claims);
+  const families = checkHandler(handler);
+  const capabilities = deepFreeze(buildCapabilities({ ...options, handler }, families, surface.all));
+  const limits: { [key: string]: number } = {};
+  for (const [key, fallback] of Object.entries(LIMIT_DEFAULTS)) {
+    limits[key] = positiveInteger(key, options[key as keyof ServerLimits], fallback);
+  }
+  return Object.freeze({
+    serverInfo: deepFreeze(structuredClone(info)),
+    handler: bindHandler(handler),
+    instructions: options.instructions,
+    capabilities,
+    capabilitiesByEra: Object.freeze(withLegacyTasks(byEra(capabilities, surface), tasks !== undefined)),
+    custom: surface.methods,
+    families: Object.freeze(families),
+    cache: Object.freeze(cache),
+    handlerTimeoutMs,
+    maxConcurrentHandlers,
+    maxQueuedHandlers,
+    logger: limitLogger(logger, logIntervalMs),
+    limits: Object.freeze(limits as unknown as ServerLimits),
+    stateKey: checkStateKey(options.stateKey),
+    previousStateKeys: checkPreviousKeys(options.previousStateKeys),
+    cluster,
+    stateStore: checkStateStore(options.singleUseState, cluster),
+    tasks,
+  });
+}
+
+/** Each era's capabilities: the same object unless an extension serves one era only. */
+function byEra(all: ServerCapabilities, surface: CustomSurface): { [era in Era]: ServerCapabilities } {
+  const out = { [MODERN_VERSION]: all, [LEGACY_VERSION]: all } as { [era in Era]: ServerCapabilities };
+  if (surface.all === undefined) return out;
+  const count = Object.keys(surface.all).length;
+  for (const era of [MODERN_VERSION, LEGACY_VERSION] as const) {
+    const advertised = surface.advertised[era] ?? {};
+    if (Object.keys(advertised).length === count) continue;
+    const { extensions: _all, ...rest } = all;
+    out[era] = deepFreeze(Object.keys(advertised).length === 0 ? rest : { ...rest, extensions: advertised });
+  }
+  return out;
+}
+
+/** 2025-11-25 advertises tasks as a core capability: listing, cancelling and task-augmented `tools/call`. */
+function withLegacyTasks(
+  byEra: { [era in Era]: ServerCapabilities },
+  tasks: boolean,
+): { [era in Era]: ServerCapabilities } {
+  if (!tasks) return byEra;
+  const legacy = {
+    ...byEra[LEGACY_VERSION],
+    tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+  };
+  return { ...byEra, [LEGACY_VERSION]: deepFreeze(legacy) };
+}
+
+function buildCapabilities(
+  options: ServerOptions,
+  families: { [family in CallbackFamily]: boolean },
+  extensions: ExtensionMap | undefined,
+): ServerCapabilities {
+  const capabilities: ServerCapabilities = { logging: {} };
+  const listChanged = options.listChanged ?? {};
+  if (families.tools) capabilities.tools = listChanged.tools ? { listChanged: true } : {};
+  if (families.resources) capabilities.resources = listChanged.resources ? { listChanged: true } : {};
+  if (families.prompts) capabilities.prompts = listChanged.prompts ? { listChanged: true } : {};
+  if (options.subscribe !== undefined && typeof options.subscribe !== "boolean") {
+    throw invalid("subscribe", "must be a boolean");
+  }
+  if (options.subscribe) {
+    if (!families.resources) throw invalid("subscribe", "needs the resources callbacks");
+    capabilities.resources = { subscribe: true, ...capabilities.resources };
+  }
+  if (options.handler.complete) capabilities.completions = {};
+  for (const family of ["tools", "resources", "prompts"] as const) {
+    if (listChanged[family] && !families[family]) {
+      throw invalid(`listChanged.${family}`, `needs the ${family} callbacks`);
+    }
+  }
+  if (options.experimental !== undefined) {
+    if (!isObject(options.experimental)) throw invalid("experimental", "must be an object");
+    capabilities.experimental = structuredClone(options.experimental);
+  }
+  if (extensions !== undefined) capabilities.extensions = structuredClone(extensions);
+  return capabilities;
+}
+
+function checkCache(cache: Partial<CacheHints> | undefined): CacheHints {
+  if (cache === undefined) return { ttlMs: 0, cacheScope: "public" };
+  if (!isObject(cache)) throw invalid("cache", "must be an object");
+  const ttlMs = cache.ttlMs ?? 0;
+  if (!Number.isInteger(ttlMs) || ttlMs < 0) throw invalid("cache.ttlMs", "must be a non-negative integer");
+  const cacheScope = cache.cacheScope ?? "public";
+  if (cacheScope !== "public" && cacheScope !== "private") {
+    throw invalid("cache.cacheScope", 'must be "public" or "private"');
+  }
+  return { ttlMs, cacheScope };
+}
+
+function checkStateKey(key: string | Uint8Array | undefined): Uint8Array | undefined {
+  if (key === undefined) return undefined;
+  if (typeof key !== "string" && !(key instanceof Uint8Array)) {
+    throw invalid("stateKey", "must be a string or a Uint8Array");
+  }
+  const secret = stateSecret(key);
+  if (secret.byteLength < 32) throw invalid("stateKey", "must be at least 32 bytes");
+  return secret;
+}
+
+/** Most keys `previousStateKeys` may hold: each one is tried in turn on a token the current key refuses. */
+export const MAX_PREVIOUS_STATE_KEYS = 4;
+
+function checkPreviousKeys(keys: readonly (string | Uint8Array)[] | undefined): readonly Uint8Array[] {
+  if (keys === undefined) return [];
+  if (!Array.isArray(keys)) throw invalid("previousStateKeys", "must be an array of keys");
+  if (keys.length > MAX_PREVIOUS_STATE_KEYS) {
+    throw invalid("previousStateKeys", `must hold at most ${MAX_PREVIOUS_STATE_KEYS} keys`);
+  }
+  return Object.freeze(
+    keys.map((key) => {
+      if (typeof key !== "string" && !(key instanceof Uint8Array)) {
+        throw invalid("previousStateKeys", "must hold strings or Uint8Arrays");
+      }
+      const secret = stateSecret(key);
+      if (secret.byteLength < 32) throw invalid("previousStateKeys", "must hold keys of at least 32 bytes");
+      return secret;
+    }),
+  );
+}
+
+function checkStateStore(
+  option: boolean | RequestStateStore | undefined,
+  cluster: Cluster | undefined,
+): RequestStateStore | undefined {
+  if (option === undefined || option === false) return undefined;
+  if (option === true)
+    return cluster ? sharedRequestStateStore(cluster.store) : new MemoryRequestStateStore();
+  if (!isRequestStateStore(option)) {
+    throw invalid("singleUseState", "must be a boolean or a store with issue and consume methods");
+  }
+  return option;
+}
+
+function positiveInteger(key: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw invalid(key, "must be a positive integer");
+  return value;
+}
+
+function invalid(key: string, problem: string): McpkitError {
+  return new McpkitError("INVALID_CONFIG", `server option ${key} ${problem}`, { details: { key } });
+}
+
+const consoleLogger: ServerLogger = {
+  warn: (message, details) => console.warn(`[mcpkit] ${message}`, details ?? ""),
+  error: (message, details) => console.error(`[mcpkit] ${message}`, details ?? ""),
+};
+
+/** A frozen copy of the handler's callbacks, bound to it, so replacing a method later changes nothing. */
+function bindHandler(handler: ServerHandler): ServerHandler {
+  const bound: { [key: string]: unknown } = {};
+  for (const name of HANDLER_CALLBACKS) {
+    const callback = handler[name];
+    if (typeof callback === "function") bound[name] = callback.bind(handler);
+  }
+  return Object.freeze(bound) as ServerHandler;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) {
+      if (typeof child === "object") deepFreeze(child);
+    }
+  }
+  return value;
+}

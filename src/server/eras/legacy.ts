@@ -1,0 +1,285 @@
+import { ErrorCode } from "../../jsonrpc/codes.js";
+import { JsonRpcError } from "../../jsonrpc/errors.js";
+import type { AbortLike, LazyAbort } from "../../jsonrpc/lazy-abort.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../jsonrpc/message.js";
+import { isObject } from "../../jsonrpc/message.js";
+import { LEGACY_CLIENT_METHODS } from "../../protocol/methods.js";
+import { projectResult } from "../../protocol/projection.js";
+import type { ClientCapabilities } from "../../protocol/types/capabilities.js";
+import { type Implementation, LOGGING_LEVELS, type LoggingLevel } from "../../protocol/types/common.js";
+import { LEGACY_VERSION } from "../../protocol/versions.js";
+import { levelAllows, type NotificationSink, type RequestContext, requestContext } from "../core/context.js";
+import { invalidParams, methodNotFound } from "../core/errors.js";
+import { HANDLER_METHODS, invokeHandler } from "../core/invoke.js";
+import { cappedNotifications } from "../core/notification-caps.js";
+import { errorResponse, isOwnAbort, resultResponse } from "../core/respond.js";
+import type { ServerRuntime } from "../core/runtime.js";
+import type { CustomRequest } from "../custom/custom.js";
+import { invokeCustom, serveCustomNotification } from "../custom/dispatch.js";
+import { ClientRequests, type MessageSender } from "../state/client-requests.js";
+import { identityFingerprint } from "../state/fingerprint.js";
+import type { RoundInput } from "../state/input.js";
+import { legacyAugmented, settleTaskRun, startLegacyTask } from "../tasks/dispatch.js";
+import { LEGACY_TASK_METHODS, serveLegacyTasks } from "../tasks/legacy.js";
+import { isTaskRun, type TaskRun } from "../tasks/run.js";
+import { runLegacyRounds } from "./legacy-input.js";
+
+/** What the transport knows about one request of a 2025-11-25 session. */
+export interface LegacyRequestEnv {
+  identity?: unknown;
+  signal?: AbortLike;
+  /** Where this request's progress and log notifications go (default: the session's sink). */
+  notify?: NotificationSink;
+  /**
+   * Where this request's server-to-client requests go (sampling, elicitation, roots), e.g. its own SSE stream
+   * on HTTP (default: the session's channel, if it has one).
+   */
+  send?: MessageSender;
+}
+
+type Result = { [key: string]: unknown };
+
+/**
+ * One 2025-11-25 session: `initialize`, then `notifications/initialized`, then requests. Holds what the
+ * handshake negotiated (client capabilities, log level), its `resources/subscribe` URIs and its pending
+ * server-to-client requests. Its notifications go to one sink: the connection, or the session's GET stream on
+ * HTTP. A handler's `inputRequired()` becomes real requests to the client (see `runLegacyRounds`).
+ */
+export class LegacySession {
+  /** The server-to-client requests of this session; the transport routes the client's responses here. */
+  readonly clientRequests: ClientRequests;
+  private clientCapabilities: ClientCapabilities = {};
+  private clientInfo: Implementation | undefined;
+  private logLevel: LoggingLevel | undefined;
+  private state: "new" | "initializing" | "ready" | "closed" = "new";
+  private readonly subscriptions = new Set<string>();
+  /** Tasks of a session without an identity belong to the session: this is its principal. */
+  private readonly taskPrincipal = `session:${crypto.randomUUID()}`;
+
+  constructor(
+    private readonly runtime: ServerRuntime,
+    private readonly notify: NotificationSink,
+    /** The session's own channel for server-to-client requests (a connection has one; HTTP sends per request). */
+    private readonly send?: MessageSender,
+  ) {
+    this.clientRequests = new ClientRequests(
+      runtime.config.limits.maxClientRequests,
+      runtime.config.handlerTimeoutMs,
+    );
+  }
+
+  /** True once `initialize` has been answered with a result. */
+  get initialized(): boolean {
+    return this.state !== "new";
+  }
+
+  /** True once the client has sent `notifications/initialized` (and the session has not closed). */
+  get ready(): boolean {
+    return this.state === "ready";
+  }
+
+  /** Records `notifications/initialized`. */
+  markInitialized(): void {
+    if (this.state === "initializing") this.state = "ready";
+  }
+
+  /** Ends the session: its pending server-to-client requests fail, it gets no more notifications. */
+  close(): void {
+    if (this.state === "closed") return;
+    this.state = "closed";
+    this.runtime.sessions.delete(this);
+    this.subscriptions.clear();
+    this.clientRequests.close();
+  }
+
+  /** Routes a client's response to a server-to-client request; false when nothing awaits that id. */
+  receiveResponse(response: JsonRpcResponse): boolean {
+    return this.clientRequests.receive(response);
+  }
+
+  /**
+   * Hands a client notification to the server's custom handler of that method (once `initialize` succeeded);
+   * false when none takes it.
+   */
+  receiveNotification(notification: JsonRpcNotification, identity: unknown): boolean {
+    if (this.state !== "initializing" && this.state !== "ready") return false;
+    return serveCustomNotification(this.runtime, LEGACY_VERSION, notification, identity);
+  }
+
+  /** Sends a session-wide notification (list changed) once the session is ready. */
+  async notifySession(notification: JsonRpcNotification): Promise<void> {
+    if (this.ready) await this.notify(notification);
+  }
+
+  /** Sends `notifications/resources/updated` if this session subscribed to `uri`. */
+  async notifyResourceUpdated(uri: string): Promise<void> {
+    if (!this.ready || !this.subscriptions.has(uri)) return;
+    await this.notify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
+  }
+
+  /** Serves one request of this session. Never throws: every failure is an error response. */
+  async handle(request: JsonRpcRequest, env: LegacyRequestEnv): Promise<JsonRpcResponse> {
+    const { config } = this.runtime;
+    try {
+      const params = request.params ?? {};
+      let result: Result;
+      if (request.method === "initialize") result = this.initialize(params);
+      else if (request.method === "ping") result = {};
+      else if (!this.initialized) {
+        throw new JsonRpcError(ErrorCode.InvalidRequest, "Invalid Request: session not initialized");
+      } else if (request.method === "logging/setLevel") result = this.setLevel(params);
+      else if (request.method === "resources/subscribe" && config.capabilities.resources?.subscribe) {
+        result = this.subscribe(params);
+      } else if (request.method === "resources/unsubscribe" && config.capabilities.resources?.subscribe) {
+        this.subscriptions.delete(uriOf(params));
+        result = {};
+      } else if (HANDLER_METHODS.has(request.method)) {
+        const answer = await this.serveHandler(request, params, env, undefined);
+        result = isTaskRun(answer) ? await this.startTask(answer, params, env) : answer;
+      } else if (config.tasks !== undefined && LEGACY_TASK_METHODS.has(request.method)) {
+        result = await serveLegacyTasks(config.tasks, request.method, params, {
+          principal: await this.principalOf(env),
+          signal: env.signal,
+          ask: { requests: this.clientRequests, send: env.send ?? this.send, signal: env.signal },
+        });
+      } else if (LEGACY_CLIENT_METHODS.has(request.method)) {
+        throw methodNotFound(request.method, "not supported by this server");
+      } else {
+        const custom = config.custom.request(LEGACY_VERSION, request.method);
+        if (custom === undefined) throw methodNotFound(request.method);
+        result = (await this.serveHandler(request, params, env, custom)) as Result;
+      }
+      return resultResponse(
+        request.id,
+        projectResult(LEGACY_VERSION, request.method, result, {
+          cache: config.cache,
+          serverInfo: config.serverInfo,
+        }),
+      );
+    } catch (error) {
+      return errorResponse(
+        request.id,
+        error,
+        LEGACY_VERSION,
+        isOwnAbort(error, env.signal) ? undefined : config.logger,
+      );
+    }
+  }
+
+  /** Serves a handler method, or the custom one `custom`, through the input rounds under the executor. */
+  private serveHandler(
+    request: JsonRpcRequest,
+    params: Result,
+    env: LegacyRequestEnv,
+    custom: CustomRequest | undefined,
+  ): Promise<Result | TaskRun> {
+    const { config, executor } = this.runtime;
+    // One budget for the whole request, across its input rounds.
+    const notify = cappedNotifications(env.notify ?? this.notify, config.limits, config.logger, request);
+    return runLegacyRounds({
+      round: (input) =>
+        executor.run((abort) => {
+          const context = this.context(request, env, abort, input, notify);
+          return (
+            custom === undefined
+              ? invokeHandler(config, request.method, params, context)
+              : invokeCustom(custom, LEGACY_VERSION, params, context)
+          ).then((answer) => settleTaskRun(answer, context)) as Promise<Result>;
+        }, env.signal),
+      capabilities: this.clientCapabilities,
+      requests: this.clientRequests,
+      send: env.send ?? this.send,
+      signal: env.signal,
+      maxRounds: config.limits.maxInputRounds,
+    });
+  }
+
+  private async principalOf(env: LegacyRequestEnv): Promise<string> {
+    return env.identity === undefined ? this.taskPrincipal : identityFingerprint(env.identity);
+  }
+
+  /** Creates the task a task-augmented `tools/call` answered with; its notifications go to the session. */
+  private async startTask(run: TaskRun, params: Result, env: LegacyRequestEnv): Promise<Result> {
+    const engine = this.runtime.config.tasks as NonNullable<ServerRuntime["config"]["tasks"]>;
+    return startLegacyTask(engine, run, await this.principalOf(env), params, (message) =>
+      this.notifySession(message),
+    );
+  }
+
+  private initialize(params: Result): Result {
+    if (this.initialized)
+      throw new JsonRpcError(ErrorCode.InvalidRequest, "Invalid Request: already initialized");
+    if (typeof params.protocolVersion !== "string") throw invalidParams("protocolVersion must be a string");
+    if (!isObject(params.capabilities)) throw invalidParams("capabilities must be an object");
+    const info = params.clientInfo;
+    if (!isObject(info) || typeof info.name !== "string" || typeof info.version !== "string") {
+      throw invalidParams("clientInfo must have string name and version");
+    }
+    const { config } = this.runtime;
+    this.clientCapabilities = params.capabilities;
+    this.clientInfo = info as Implementation;
+    this.state = "initializing";
+    this.runtime.sessions.add(this);
+    // Whatever the client asked for, this server speaks one stateful revision and says so.
+    const result: Result = {
+      protocolVersion: LEGACY_VERSION,
+      capabilities: config.capabilitiesByEra[LEGACY_VERSION],
+      serverInfo: config.serverInfo,
+    };
+    if (config.instructions !== undefined) result.instructions = config.instructions;
+    return result;
+  }
+
+  private setLevel(params: Result): Result {
+    if (!LOGGING_LEVELS.includes(params.level as LoggingLevel))
+      throw invalidParams("level is not a logging level");
+    this.logLevel = params.level as LoggingLevel;
+    return {};
+  }
+
+  private subscribe(params: Result): Result {
+    const uri = uriOf(params);
+    const limit = this.runtime.config.limits.maxSessionSubscriptions;
+    if (!this.subscriptions.has(uri) && this.subscriptions.size >= limit) {
+      throw new JsonRpcError(ErrorCode.InternalError, "Too many resource subscriptions on this session", {
+        reason: "subscription_limit",
+        limit,
+      });
+    }
+    this.subscriptions.add(uri);
+    return {};
+  }
+
+  private context(
+    request: JsonRpcRequest,
+    env: LegacyRequestEnv,
+    abort: LazyAbort,
+    input: RoundInput,
+    notify: NotificationSink,
+  ): RequestContext {
+    const meta = isObject(request.params?._meta) ? request.params._meta : {};
+    return requestContext(
+      {
+        era: LEGACY_VERSION,
+        request,
+        identity: env.identity,
+        meta,
+        clientCapabilities: this.clientCapabilities,
+        clientInfo: this.clientInfo,
+        input,
+        taskAugmented: legacyAugmented(this.runtime.config.tasks, request.method, request.params ?? {}),
+        clientRequests: this.clientRequests,
+        sender: env.send ?? this.send,
+      },
+      abort,
+      meta.progressToken,
+      (level) => this.logLevel === undefined || levelAllows(this.logLevel, level),
+      notify,
+    );
+  }
+}
+
+function uriOf(params: Result): string {
+  if (typeof params.uri !== "string") throw invalidParams("uri must be a string");
+  return params.uri;
+}

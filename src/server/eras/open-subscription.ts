@@ -1,0 +1,80 @@
+import { ErrorCode } from "../../jsonrpc/codes.js";
+import { JsonRpcError } from "../../jsonrpc/errors.js";
+import { isObject, type JsonRpcRequest } from "../../jsonrpc/message.js";
+import type { RequestMeta } from "../../protocol/request-meta.js";
+import type { SubscriptionFilter } from "../../protocol/types/subscriptions.js";
+import { honouredFilter, parseFilter } from "../core/listen.js";
+import type { ServerRuntime } from "../core/runtime.js";
+import type { Subscription, SubscriptionChannel } from "../core/subscription.js";
+import { type ModernRequestEnv, modernContext } from "./modern.js";
+import { NO_INPUT } from "./modern-input.js";
+
+const FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const;
+
+/**
+ * Opens the subscription of a checked `subscriptions/listen` request: the filter is parsed (`-32602` when
+ * malformed) and cut to what the capabilities allow; the handler's `subscriptionFilter` hook, when there is one,
+ * chooses within that (under the executor), and what it returns is checked to lie within it (else `-32603`).
+ * Rejects with the capacity error past `maxSubscriptions`, checked before the hook runs and again after.
+ */
+const silent = async (): Promise<void> => {};
+
+export async function openSubscription(
+  runtime: ServerRuntime,
+  request: JsonRpcRequest,
+  channel: SubscriptionChannel,
+  env: Omit<ModernRequestEnv, "notify">,
+  meta: RequestMeta,
+): Promise<Subscription> {
+  const { config, executor, publisher } = runtime;
+  const notifications = parseFilter(request.params);
+  const honourable = honouredFilter(notifications, config.capabilities);
+  const hook = config.handler.subscriptionFilter;
+  if (hook === undefined) return publisher.subscribe(request.id, honourable, channel);
+  publisher.checkCapacity();
+  const chosen = await executor.run(
+    (abort) =>
+      hook(
+        { notifications: structuredClone(notifications), honourable: structuredClone(honourable) },
+        modernContext(request, meta, abort, NO_INPUT.input, { ...env, notify: silent }, silent),
+      ),
+    env.signal,
+  );
+  const honoured = withinFilter(chosen, honourable);
+  // The client left while the hook ran: nothing may be sent to it, not even an acknowledgement. This error is
+  // never sent either (a cancelled request gets no answer); it only ends the listen.
+  if (env.signal?.aborted) throw new JsonRpcError(ErrorCode.InternalError, "Request cancelled");
+  return publisher.subscribe(request.id, honoured, channel);
+}
+
+/**
+ * `chosen` as a filter, when it lies within `honourable`: each flag set there, each URI listed there. Throws an
+ * `Error` (a bug of the handler, sent as `-32603`) naming what does not.
+ */
+export function withinFilter(chosen: unknown, honourable: SubscriptionFilter): SubscriptionFilter {
+  const fault = (what: string) => new Error(`subscriptionFilter returned ${what}`);
+  if (!isObject(chosen)) throw fault("something other than a filter object");
+  const out: SubscriptionFilter = {};
+  for (const [key, value] of Object.entries(chosen)) {
+    if (value === undefined) continue;
+    if ((FLAGS as readonly string[]).includes(key)) {
+      const flag = key as (typeof FLAGS)[number];
+      if (typeof value !== "boolean") throw fault(`a non-boolean ${key}`);
+      if (value && !honourable[flag]) throw fault(`${key}, which the request and capabilities do not allow`);
+      if (value) out[flag] = true;
+    } else if (key === "resourceSubscriptions") {
+      const allowed = new Set(honourable.resourceSubscriptions);
+      if (!Array.isArray(value) || !value.every((uri) => typeof uri === "string")) {
+        throw fault("resourceSubscriptions that are not an array of strings");
+      }
+      const outside = value.find((uri) => !allowed.has(uri as string));
+      if (honourable.resourceSubscriptions === undefined || outside !== undefined) {
+        throw fault(
+          `resourceSubscriptions ${JSON.stringify(outside ?? value)} outside the request and capabilities`,
+        );
+      }
+      out.resourceSubscriptions = [...(value as string[])];
+    } else throw fault(`an unknown member "${key}"`);
+  }
+  return out;
+}

@@ -1,0 +1,107 @@
+import { ErrorCode } from "../../jsonrpc/codes.js";
+import { JsonRpcError, McpkitError } from "../../jsonrpc/errors.js";
+import { isObject } from "../../jsonrpc/message.js";
+import type { ClientCapabilities } from "../../protocol/types/capabilities.js";
+import { RELATED_TASK_META } from "../../protocol/types/tasks.js";
+import { type Era, MODERN_VERSION } from "../../protocol/versions.js";
+import type { NotificationSink, RequestContext } from "../core/context.js";
+import type { TaskEngine, TaskHooks } from "./engine.js";
+import { isTaskRun, type TaskContext, type TaskRun } from "./run.js";
+import { declaresTasks, legacyTask, modernCreateResult, tasksCapabilityMissing } from "./wire.js";
+
+type Params = { [key: string]: unknown };
+
+/** 2026-07-28: whether a request may create a task (tasks on, a `tools/call` declaring the extension). */
+export function modernAugmented(
+  engine: TaskEngine | undefined,
+  method: string,
+  capabilities: ClientCapabilities,
+): boolean {
+  return engine !== undefined && method === "tools/call" && declaresTasks(capabilities);
+}
+
+/** 2025-11-25: whether a request is task-augmented (tasks on, a `tools/call` with a `task` param). */
+export function legacyAugmented(engine: TaskEngine | undefined, method: string, params: Params): boolean {
+  return engine !== undefined && method === "tools/call" && isObject(params.task);
+}
+
+/** The error of a `taskSupport: "required"` tool called by a client that cannot take a task. */
+export function taskRequired(era: Era, tool: string): JsonRpcError {
+  if (era === MODERN_VERSION) return tasksCapabilityMissing(`tool "${tool}" runs only as a task`);
+  return new JsonRpcError(ErrorCode.MethodNotFound, `Tool "${tool}" must be called as a task`, {
+    reason: "task_required",
+  });
+}
+
+/**
+ * Settles a handler's answer inside its executor slot: a {@link TaskRun} of a call that may become a task is
+ * passed on (the caller creates the task); otherwise its work runs inline, here, and its result is the answer.
+ */
+export async function settleTaskRun<T>(answer: T | TaskRun, context: RequestContext): Promise<T | TaskRun> {
+  if (!isTaskRun(answer) || context.taskAugmented) return answer;
+  const inline: TaskContext = {
+    taskId: undefined,
+    get signal() {
+      return context.signal;
+    },
+    status: async () => {},
+    progress: (progress, total, message) => context.progress(progress, total, message),
+    input: async () => {
+      throw new McpkitError(
+        "UNSUPPORTED",
+        "a call that runs inline cannot ask for input from its task work",
+        {
+          details: { reason: "inline_task" },
+        },
+      );
+    },
+  };
+  const result: unknown = await answer.work(inline);
+  if (!isObject(result) || !Array.isArray(result.content)) {
+    throw new Error("a task's work must resolve with a tool result ({ content: [...] })");
+  }
+  return result as T;
+}
+
+/** 2026-07-28: creates the task of a `tools/call` and answers with its flat CreateTaskResult. */
+export async function startModernTask(engine: TaskEngine, run: TaskRun, principal: string): Promise<Params> {
+  return modernCreateResult(await engine.start(run, principal, {}));
+}
+
+/**
+ * 2025-11-25: creates the task of a task-augmented `tools/call` (its `task.ttl`, clamped) and answers with
+ * `{ task }`. The session gets `notifications/tasks/status` at each change, and progress on the request's
+ * token while the task runs.
+ */
+export async function startLegacyTask(
+  engine: TaskEngine,
+  run: TaskRun,
+  principal: string,
+  params: Params,
+  notify: NotificationSink,
+): Promise<Params> {
+  const task = params.task as Params;
+  const ttl = Number.isInteger(task.ttl) && (task.ttl as number) > 0 ? (task.ttl as number) : undefined;
+  const meta = isObject(params._meta) ? params._meta : {};
+  const token = meta.progressToken;
+  const send = (method: string, body: Params) => {
+    notify({ jsonrpc: "2.0", method, params: body }).catch(() => {});
+  };
+  const hooks: TaskHooks = {
+    changed: (next) =>
+      send("notifications/tasks/status", {
+        ...legacyTask(next),
+        _meta: { [RELATED_TASK_META]: { taskId: next.taskId } },
+      }),
+  };
+  if (typeof token === "string" || typeof token === "number") {
+    hooks.progress = async (progress, total, message) => {
+      const body: Params = { progressToken: token, progress };
+      if (total !== undefined) body.total = total;
+      if (message !== undefined) body.message = message;
+      send("notifications/progress", body);
+    };
+  }
+  const record = await engine.start(run, principal, hooks, ttl);
+  return { task: legacyTask(record) };
+}
