@@ -53,6 +53,7 @@ export {
 export {
   type AppRegistration,
   appsHandler,
+  appsPlugin,
   appTool,
   supportsApps,
   uiCapability,

@@ -7,6 +7,7 @@ import {
   type SchemaInput,
   type ServerBuilder,
   type ServerHandler,
+  type ServerPlugin,
   type ToolCallback,
   type ToolOptions,
 } from "../server/index.js";
@@ -94,6 +95,19 @@ export function appsHandler(apps: readonly AppRegistration[], base: ServerHandle
 
 function invalidTwice(kind: string, name: string): never {
   throw invalidOption(`apps ${kind} ${name}`, "is given twice");
+}
+
+/**
+ * The apps as a server plugin (docs/plugins.md): the server's handler, whatever it is, gets the apps merged in
+ * as {@link appsHandler} merges them. Throws `INVALID_CONFIG` for a name or URI given twice.
+ *
+ * @example
+ * createServer({ serverInfo, handler, plugins: [appsPlugin([{ app: clock, call: () => now() }])] });
+ */
+export function appsPlugin(apps: readonly AppRegistration[]): ServerPlugin {
+  // Checked now, so that a name or URI given twice fails where the plugin is made.
+  appsHandler(apps);
+  return { name: APPS_EXTENSION_ID, handler: (base) => appsHandler(apps, base) };
 }
 
 /**

@@ -78,8 +78,21 @@ export {
   type ListRequest,
   type ServerHandler,
 } from "./core/handler.js";
-export type { ServerConfig, ServerLimits, ServerLogger, ServerOptions } from "./core/options.js";
+export type { EngineOptions, ServerConfig, ServerLimits, ServerLogger } from "./core/options.js";
 export { MAX_PREVIOUS_STATE_KEYS } from "./core/options.js";
+export {
+  type Broadcast,
+  type PluginAnswer,
+  type PluginCall,
+  type PluginContextFields,
+  type PluginHost,
+  type PluginMethod,
+  type PluginMethodCall,
+  type PluginSession,
+  pluginAnswer,
+  pluginAnswerKind,
+  type ServerPlugin,
+} from "./core/plugin.js";
 export { SUBSCRIPTION_CAPACITY_MESSAGE } from "./core/publisher.js";
 export type { Subscription, SubscriptionChannel, SubscriptionEnd } from "./core/subscription.js";
 export {
@@ -108,6 +121,7 @@ export type { ExtensionResources } from "./custom/extension-resources.js";
 export type { CustomMethods } from "./custom/methods.js";
 export type { LegacyRequestEnv, LegacySession } from "./eras/legacy.js";
 export type { ModernRequestEnv } from "./eras/modern.js";
+export type { ServerOptions } from "./options.js";
 export { createServer, Server } from "./server.js";
 export type { ClientRequests, MessageSender } from "./state/client-requests.js";
 export { type HandleOwner, StateHandles, type StateHandlesOptions } from "./state/handles.js";

@@ -5,18 +5,19 @@ import type { RequestMeta } from "../protocol/request-meta.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import type { Era } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
-import { ClusterFanout, type FannedOut } from "./cluster/fanout.js";
 import { ServerConnection } from "./connection.js";
 import type { NotificationSink } from "./core/context.js";
+import { warnPublicCacheWithIdentity } from "./core/identity-source.js";
 import { wantsList, wantsResource } from "./core/listen.js";
-import { buildServerConfig, type ServerConfig, type ServerOptions } from "./core/options.js";
+import type { ServerConfig } from "./core/options.js";
+import type { Broadcast, PluginHost } from "./core/plugin.js";
 import { createRuntime, type ServerRuntime } from "./core/runtime.js";
 import type { Subscription, SubscriptionChannel } from "./core/subscription.js";
 import { serveCustomNotification } from "./custom/dispatch.js";
 import { LegacySession } from "./eras/legacy.js";
 import { checkModernRequest, type ModernRequestEnv, serveModern } from "./eras/modern.js";
 import { openSubscription } from "./eras/open-subscription.js";
-import { warnPublicCacheWithIdentity } from "./state/identity-source.js";
+import { type ServerOptions, serverConfig } from "./options.js";
 
 const LIST_CHANGED = {
   tools: "notifications/tools/list_changed",
@@ -37,22 +38,30 @@ export class Server {
   /** @internal What the transports share. */
   readonly runtime: ServerRuntime;
   private readonly connections = new Set<ServerConnection>();
-  private readonly fanout: ClusterFanout | undefined;
 
   /** @internal Use {@link createServer}. */
   constructor(readonly config: ServerConfig) {
     this.runtime = createRuntime(config);
-    const cluster = config.cluster;
-    this.fanout = cluster && new ClusterFanout(cluster.bus, (m) => void this.deliver(m), config.logger);
+    const host: PluginHost = {
+      logger: config.logger,
+      deliver: (message) => this.deliver(message),
+      notifyListChanged: (family) => this.notifyListChanged(family),
+    };
+    config.hooks.setup(host);
   }
 
   /**
-   * Resolves once this instance receives the notifications other instances publish on the `cluster` bus, and
-   * their signals about tasks running here (at once without a cluster). Until then a change published elsewhere
-   * does not reach this instance's listeners.
+   * Resolves once every plugin serves fully: with a `cluster`, once this instance receives the notifications
+   * other instances publish on its bus and their signals about tasks running here (at once without plugins that
+   * wait). Until then a change published elsewhere does not reach this instance's listeners.
    */
+  get ready(): Promise<void> {
+    return this.config.hooks.ready();
+  }
+
+  /** The same as {@link Server.ready} (its name from before plugins). */
   get clusterReady(): Promise<void> {
-    return Promise.all([this.fanout?.joined, this.config.tasks?.joined]).then(() => {});
+    return this.ready;
   }
 
   /**
@@ -154,8 +163,7 @@ export class Server {
    */
   async notifyListChanged(family: keyof typeof LIST_CHANGED): Promise<void> {
     if (!this.config.capabilities[family]?.listChanged) return;
-    await this.deliver({ kind: "list", family });
-    await this.fanout?.publish({ kind: "list", family });
+    await this.broadcast({ kind: "list", family });
   }
 
   /**
@@ -166,8 +174,7 @@ export class Server {
    */
   async notifyResourceUpdated(uri: string): Promise<void> {
     if (!this.config.capabilities.resources?.subscribe) return;
-    await this.deliver({ kind: "resource", uri });
-    await this.fanout?.publish({ kind: "resource", uri });
+    await this.broadcast({ kind: "resource", uri });
   }
 
   /**
@@ -187,12 +194,17 @@ export class Server {
     }
     const notification: JsonRpcNotification =
       params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    await this.deliver({ kind: "custom", notification });
-    await this.fanout?.publish({ kind: "custom", notification });
+    await this.broadcast({ kind: "custom", notification });
+  }
+
+  /** Delivers a broadcast here, then hands it to the plugins (a cluster's tells the other instances). */
+  private async broadcast(message: Broadcast): Promise<void> {
+    await this.deliver(message);
+    await this.config.hooks.broadcast?.(message);
   }
 
   /** Delivers a notification to this instance's subscriptions and sessions (from here or another instance). */
-  private async deliver(message: FannedOut): Promise<void> {
+  private async deliver(message: Broadcast): Promise<void> {
     const { publisher, sessions } = this.runtime;
     if (message.kind === "list") {
       const family = message.family;
@@ -218,8 +230,7 @@ export class Server {
    * for them), then closes every connection.
    */
   async close(): Promise<void> {
-    await this.fanout?.close();
-    await this.config.tasks?.close();
+    await this.config.hooks.close();
     await this.runtime.publisher.completeAll();
     await Promise.allSettled([...this.connections].map((c) => c.close()));
   }
@@ -239,5 +250,5 @@ export class Server {
  * });
  */
 export function createServer(options: ServerOptions): Server {
-  return new Server(buildServerConfig(options));
+  return new Server(serverConfig(options));
 }

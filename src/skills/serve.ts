@@ -5,6 +5,7 @@ import {
   type RequestContext,
   type RequestEntry,
   type ServerHandler,
+  type ServerPlugin,
 } from "../server/index.js";
 import { type SkillsExtension, type SkillsOptions, skillsExtension } from "./extension.js";
 import type { SkillSource } from "./source.js";
@@ -20,6 +21,8 @@ export interface SkillsServer {
    * matches one (`INVALID_CONFIG`).
    */
   readonly extension: Extension;
+  /** The same extension as a plugin: give it to `ServerOptions.plugins` (docs/plugins.md). */
+  readonly plugin: ServerPlugin;
   /**
    * Returns `base` as it is: the extension merges the skills' resources by itself. Kept so that code written
    * as `handler: skills.handler(mine)` keeps working.
@@ -54,5 +57,10 @@ export function skillsServer(source: SkillSource, options?: SkillsOptions): Skil
   };
   if (typeof source.uris === "function") resources.uris = () => source.uris?.() ?? [];
   const extension = defineExtension({ id: skills.id, settings: { ...skills.settings }, requests, resources });
-  return { extension, skills, handler: (base = {}) => base };
+  return {
+    extension,
+    plugin: { name: skills.id, extensions: [extension] },
+    skills,
+    handler: (base = {}) => base,
+  };
 }

@@ -10,8 +10,8 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from "../jsonrpc/message.js";
+import { checkStaticIdentity } from "../server/core/identity-source.js";
 import type { Server } from "../server/server.js";
-import { checkStaticIdentity } from "../server/state/identity-source.js";
 import type {
   MessageInfo,
   Transport,

@@ -4,9 +4,10 @@ import type { RequestId } from "../../jsonrpc/message.js";
 import { isRequest } from "../../jsonrpc/message.js";
 import { McpHeader } from "../../protocol/routing-headers.js";
 import { isLegacyVersion } from "../../protocol/versions.js";
+import { warnPublicCacheWithIdentity } from "../../server/core/identity-source.js";
 import { COMPLETE_GRACE_MS, completeWithin } from "../../server/core/publisher.js";
+import { clusterOf } from "../../server/port.js";
 import type { Server } from "../../server/server.js";
-import { warnPublicCacheWithIdentity } from "../../server/state/identity-source.js";
 import { decodeBody } from "./body.js";
 import { routeToOwner } from "./cluster-route.js";
 import { SessionDirectory } from "./directory.js";
@@ -74,7 +75,7 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions = 
     warnPublicCacheWithIdentity(server.config, "the HTTP handler's authenticate hook");
   }
   const formats = acceptedFormatsCache();
-  const shared = server.config.cluster;
+  const shared = clusterOf(server);
   const directory = shared && new SessionDirectory(shared, logger);
   const forwarder =
     shared &&

@@ -1,12 +1,10 @@
-import { isObject, type JsonValue } from "../../jsonrpc/message.js";
+import { isObject } from "../../jsonrpc/message.js";
 import type { StandardSchemaWithJson } from "../../protocol/standard-schema.js";
-import type { CompleteResult } from "../../protocol/types/completion.js";
 import type { JsonSchemaValidatorFactory } from "../../protocol/validation.js";
 import { loadJsonSchemaValidator } from "../../validation/load.js";
 import type { RequestContext } from "../core/context.js";
 import type { ServerHandler } from "../core/handler.js";
 import type { ListFamily } from "../core/listen.js";
-import { buildServerConfig, type ServerOptions } from "../core/options.js";
 import {
   type CustomNotification,
   type CustomNotificationHandler,
@@ -25,9 +23,9 @@ import {
 import { type Extension, isExtension, notificationTable, requestTable } from "../custom/extension.js";
 import { claimGuards } from "../custom/extension-resources.js";
 import { extensionClaims, mergeCustomSurface } from "../custom/methods.js";
+import { type ServerOptions, serverConfig } from "../options.js";
 import { createServer, type Server } from "../server.js";
 import type { InputRequired } from "../state/input.js";
-import type { TaskRun } from "../tasks/run.js";
 import type {
   InferArgs,
   InferPromptArgs,
@@ -43,6 +41,7 @@ import type {
   ToolOptions,
   ToolResult,
 } from "./authoring.js";
+import type { CompletionOptions, ResourceTemplateOptions, ToolCallback } from "./callbacks.js";
 import { type DynamicOptions, DynamicServer } from "./dynamic.js";
 import {
   type AnyPromptDefinition,
@@ -50,7 +49,6 @@ import {
   type Completer,
   invalid,
   promptEntry,
-  type ResourceListCallback,
   resourceEntry,
   templateEntry,
   toolEntry,
@@ -63,57 +61,16 @@ import type { TemplateVariables } from "./template-variables.js";
 /** @inline */
 type Answer<T> = Promise<T> | T;
 
-/**
- * Runs a tool. Throw a `JsonRpcError` for a protocol error; anything else thrown becomes an `isError` result.
- * Return `inputRequired(...)` to ask the client for input first, `runAsTask(work)` to run as a task.
- */
-export type ToolCallback<Args = { [key: string]: unknown }, Structured = JsonValue> = (
-  args: Args,
-  context: RequestContext,
-) =>
-  | ToolResult<Structured>
-  | InputRequired
-  | TaskRun
-  | Promise<ToolResult<Structured> | InputRequired | TaskRun>;
-/** Reads a fixed resource (or asks for input first with `inputRequired(...)`). */
-export type ResourceCallback = (
-  uri: string,
-  context: RequestContext,
-) => ResourceResult | InputRequired | Promise<ResourceResult | InputRequired>;
-/** Reads a resource matched by a template; `variables` are the template's values (see {@link TemplateVariables}). */
-export type TemplateCallback<T extends string = string> = (
-  uri: string,
-  variables: TemplateVariables<T>,
-  context: RequestContext,
-) => ResourceResult | InputRequired | Promise<ResourceResult | InputRequired>;
-/** Renders a prompt (or asks for input first with `inputRequired(...)`). */
-export type PromptCallback<Args = { [name: string]: string }> = (
-  args: Args,
-  context: RequestContext,
-) => PromptResult | InputRequired | Promise<PromptResult | InputRequired>;
-/** Suggests values for one argument; `args` holds the other arguments already filled in. */
-export type CompletionCallback = (
-  value: string,
-  args: { [name: string]: string },
-  context: RequestContext,
-) => string[] | CompleteResult["completion"] | Promise<string[] | CompleteResult["completion"]>;
-
-/** Per-argument completions of a prompt or resource template. */
-export interface CompletionOptions {
-  complete?: { [argument: string]: CompletionCallback };
-}
-
-export type { ResourceListCallback } from "./registrations.js";
-
-/** Options of a resource template: completions, and the resources it lists. */
-export interface ResourceTemplateOptions extends CompletionOptions {
-  /**
-   * Lists the template's resources for `resources/list`, merged after the fixed resources and paged with them.
-   * It runs for each page that reaches it, and may return at most `maxRegistrations` resources (more is a bug of
-   * the server: `-32603`, logged).
-   */
-  list?: ResourceListCallback;
-}
+export type {
+  CompletionCallback,
+  CompletionOptions,
+  PromptCallback,
+  ResourceCallback,
+  ResourceListCallback,
+  ResourceTemplateOptions,
+  TemplateCallback,
+  ToolCallback,
+} from "./callbacks.js";
 
 /** Options of {@link ServerBuilder}: the server's options without `handler`, plus `pageSize` and validation. */
 export interface BuilderOptions extends Omit<ServerOptions, "handler"> {
@@ -395,7 +352,7 @@ export class ServerBuilder {
     for (const family of families) listChanged[family] = this.options.listChanged?.[family] ?? true;
     const completions = families.has("prompts") || families.has("resources");
     const handler: ServerHandler = registryHandler(this.registry, size, families, completions);
-    const config = buildServerConfig({
+    const config = serverConfig({
       ...serverOptions,
       ...this.customSurface(serverOptions),
       listChanged,

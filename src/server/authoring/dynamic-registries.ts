@@ -25,7 +25,7 @@ import type {
   ResourceListCallback,
   ResourceTemplateOptions,
   ToolCallback,
-} from "./builder.js";
+} from "./callbacks.js";
 import {
   type AnyPromptDefinition,
   type AnyToolDefinition,

@@ -1,5 +1,3 @@
-import { ErrorCode } from "../../jsonrpc/codes.js";
-import { JsonRpcError, McpkitError } from "../../jsonrpc/errors.js";
 import type { TaskStore } from "../tasks/store.js";
 
 /**
@@ -66,33 +64,12 @@ export interface Cluster {
 }
 
 /** Message of the `-32603` (HTTP 503) a request gets when it needs the cluster and the cluster is unreachable. */
-export const CLUSTER_UNAVAILABLE_MESSAGE = "Cluster unavailable";
-
-/**
- * The error of a bus or store call that could not reach the shared service: `McpkitError` `UNAVAILABLE`,
- * `details.reason` `cluster_unavailable`.
- */
-export function clusterUnavailable(operation: string, cause?: unknown): McpkitError {
-  return new McpkitError("UNAVAILABLE", `${CLUSTER_UNAVAILABLE_MESSAGE}: ${operation} failed`, {
-    details: { reason: "cluster_unavailable", operation },
-    ...(cause === undefined ? {} : { cause }),
-  });
-}
-
-/** The JSON-RPC form of a cluster failure, sent to the client: `-32603` with `data.reason`. */
-export function clusterUnavailableRpc(): JsonRpcError {
-  return new JsonRpcError(ErrorCode.InternalError, CLUSTER_UNAVAILABLE_MESSAGE, {
-    reason: "cluster_unavailable",
-  });
-}
-
-/**
- * True for an error saying a shared service could not be reached: `McpkitError` `UNAVAILABLE`, as
- * {@link clusterUnavailable} makes it (a custom bus or store may throw its own).
- */
-export function isClusterUnavailable(error: unknown): error is McpkitError {
-  return error instanceof McpkitError && error.code === "UNAVAILABLE";
-}
+export {
+  CLUSTER_UNAVAILABLE_MESSAGE,
+  clusterUnavailable,
+  clusterUnavailableRpc,
+  isClusterUnavailable,
+} from "../core/errors.js";
 
 /** True for an object with the bus and the store a {@link Cluster} needs. */
 export function isCluster(value: unknown): value is Cluster {

@@ -1,6 +1,6 @@
-import type { JsonRpcNotification } from "../../jsonrpc/message.js";
 import { isObject } from "../../jsonrpc/message.js";
 import type { ServerLogger } from "../core/options.js";
+import type { Broadcast } from "../core/plugin.js";
 import { BusSubscription } from "./bus-subscription.js";
 import { type ClusterBus, clusterUnavailable, instanceId } from "./cluster.js";
 
@@ -8,10 +8,7 @@ import { type ClusterBus, clusterUnavailable, instanceId } from "./cluster.js";
 export const NOTIFY_CHANNEL = "mcp:notify";
 
 /** What one instance tells the others: a list changed, a resource was updated, a custom session notification. */
-export type FannedOut =
-  | { readonly kind: "list"; readonly family: "tools" | "resources" | "prompts" }
-  | { readonly kind: "resource"; readonly uri: string }
-  | { readonly kind: "custom"; readonly notification: JsonRpcNotification };
+export type FannedOut = Broadcast;
 
 /**
  * One server instance on the cluster bus: publishes what {@link FannedOut} happens here, and delivers what

@@ -8,6 +8,7 @@ import type { InputResponses } from "../../protocol/types/input.js";
 import type { Era } from "../../protocol/versions.js";
 import type { ClientRequests, MessageSender } from "../state/client-requests.js";
 import type { RoundInput } from "../state/input.js";
+import type { PluginContextFields } from "./plugin.js";
 
 /**
  * What a handler knows about the request it serves. The same shape in both eras, so one handler serves both.
@@ -110,8 +111,8 @@ export interface ContextFields {
   clientCapabilities: ClientCapabilities;
   clientInfo: Implementation | undefined;
   input: RoundInput;
-  /** See {@link RequestContext.taskAugmented} (default false). */
-  taskAugmented?: boolean;
+  /** What the plugins set on this context (see `ServerPlugin.context`). */
+  plugins?: PluginContextFields | undefined;
   /** 2025-11-25: the session's server-to-client requests, and where this request's go. */
   clientRequests?: ClientRequests | undefined;
   sender?: MessageSender | undefined;
@@ -144,7 +145,7 @@ export function requestContext(
     clientInfo: fields.clientInfo,
     inputResponses: fields.input.inputResponses,
     requestState: fields.input.requestState,
-    taskAugmented: fields.taskAugmented ?? false,
+    taskAugmented: fields.plugins?.taskAugmented ?? false,
     async progress(progress, total, message) {
       if (!hasToken || abort.aborted) return;
       const params: { [key: string]: unknown } = { progressToken: token, progress };

@@ -1,5 +1,5 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
-import { JsonRpcError } from "../../jsonrpc/errors.js";
+import { JsonRpcError, McpkitError } from "../../jsonrpc/errors.js";
 
 const NOT_FOUND = Symbol.for("mcpkit.resourceNotFound");
 
@@ -35,4 +35,33 @@ export function methodNotFound(method: string, detail?: string): JsonRpcError {
   return detail === undefined
     ? new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`)
     : new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`, detail);
+}
+
+/** The message of a request that failed because a shared service (a cluster's bus or store) was unreachable. */
+export const CLUSTER_UNAVAILABLE_MESSAGE = "Cluster unavailable";
+
+/**
+ * The error of a bus or store call that could not reach the shared service: `McpkitError` `UNAVAILABLE`,
+ * `details.reason` `cluster_unavailable`.
+ */
+export function clusterUnavailable(operation: string, cause?: unknown): McpkitError {
+  return new McpkitError("UNAVAILABLE", `${CLUSTER_UNAVAILABLE_MESSAGE}: ${operation} failed`, {
+    details: { reason: "cluster_unavailable", operation },
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/** The JSON-RPC form of a cluster failure, sent to the client: `-32603` with `data.reason`. */
+export function clusterUnavailableRpc(): JsonRpcError {
+  return new JsonRpcError(ErrorCode.InternalError, CLUSTER_UNAVAILABLE_MESSAGE, {
+    reason: "cluster_unavailable",
+  });
+}
+
+/**
+ * True for an error saying a shared service could not be reached: `McpkitError` `UNAVAILABLE`, as
+ * {@link clusterUnavailable} makes it (a custom bus or store may throw its own).
+ */
+export function isClusterUnavailable(error: unknown): error is McpkitError {
+  return error instanceof McpkitError && error.code === "UNAVAILABLE";
 }

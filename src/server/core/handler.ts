@@ -9,8 +9,8 @@ import type {
 import type { SubscriptionFilter } from "../../protocol/types/subscriptions.js";
 import type { CallToolResult, ListToolsResult } from "../../protocol/types/tools.js";
 import type { InputRequired } from "../state/input.js";
-import type { TaskRun } from "../tasks/run.js";
 import type { RequestContext } from "./context.js";
+import type { PluginAnswer } from "./plugin.js";
 
 /** The params of a list request: the handler owns the meaning of `cursor`. */
 export interface ListRequest {
@@ -47,7 +47,7 @@ export interface ServerHandler {
   callTool?(
     request: { name: string; arguments: { [key: string]: unknown } },
     context: RequestContext,
-  ): Answer<CallToolResult | InputRequired | TaskRun>;
+  ): Answer<CallToolResult | InputRequired | PluginAnswer>;
   /** `resources/list`: one page of resources. */
   listResources?(request: ListRequest, context: RequestContext): Answer<ListResourcesResult>;
   /** `resources/read`: the contents at a URI. */

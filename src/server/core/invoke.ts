@@ -1,9 +1,9 @@
 import { isObject } from "../../jsonrpc/message.js";
 import { type InputRequired, isInputRequired } from "../state/input.js";
-import { isTaskRun, type TaskRun } from "../tasks/run.js";
 import type { RequestContext } from "./context.js";
 import { invalidParams, methodNotFound } from "./errors.js";
 import type { ServerConfig } from "./options.js";
+import { type PluginAnswer, pluginAnswerKind } from "./plugin.js";
 
 type Params = { [key: string]: unknown };
 type Result = { [key: string]: unknown };
@@ -31,7 +31,7 @@ export async function invokeHandler(
   method: string,
   params: Params,
   context: RequestContext,
-): Promise<Result | InputRequired | TaskRun> {
+): Promise<Result | InputRequired | PluginAnswer> {
   const handler = config.handler;
   switch (method) {
     case "tools/list":
@@ -110,8 +110,13 @@ function requireString(params: Params, key: string): string {
   return value;
 }
 
-function checked(result: unknown, arrayKey: string, mayAskInput = false): Result | InputRequired | TaskRun {
-  if (arrayKey === "content" && isTaskRun(result)) return result;
+function checked(
+  result: unknown,
+  arrayKey: string,
+  mayAskInput = false,
+): Result | InputRequired | PluginAnswer {
+  // A plugin answer (`runAsTask`) of a tool call: the plugins turn it into the result.
+  if (arrayKey === "content" && pluginAnswerKind(result) !== undefined) return result as PluginAnswer;
   if (isInputRequired(result)) {
     if (mayAskInput) return result;
     throw new Error("only tools/call, prompts/get and resources/read handlers may return inputRequired()");

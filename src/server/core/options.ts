@@ -4,8 +4,6 @@ import { isObject } from "../../jsonrpc/message.js";
 import type { ExtensionMap, ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { CacheHints, Implementation, JsonObject } from "../../protocol/types/common.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../../protocol/versions.js";
-import { type Cluster, isCluster } from "../cluster/cluster.js";
-import { sharedRequestStateStore } from "../cluster/shared-state-store.js";
 import type { NotificationEntry, RequestEntry } from "../custom/custom.js";
 import type { Extension } from "../custom/extension.js";
 import { withExtensionResources } from "../custom/extension-resources.js";
@@ -17,10 +15,9 @@ import {
 } from "../custom/methods.js";
 import { stateSecret } from "../state/request-state.js";
 import { isRequestStateStore, MemoryRequestStateStore, type RequestStateStore } from "../state/store.js";
-import { TaskEngine } from "../tasks/engine.js";
-import { tasksExtension } from "../tasks/extension.js";
-import { type TasksOptions, taskSettings } from "../tasks/options.js";
 import { type CallbackFamily, checkHandler, HANDLER_CALLBACKS, type ServerHandler } from "./handler.js";
+import type { ServerPlugin } from "./plugin.js";
+import { PluginHooks } from "./plugins.js";
 
 /**
  * Where the server reports what it cannot send to a peer (handler crashes, dropped messages). Repeated lines of
@@ -36,12 +33,10 @@ export interface ServerLogger {
 }
 
 /**
- * Options of {@link createServer}.
- *
- * @example
- * const server = createServer({ serverInfo: { name: "demo", version: "1.0.0" }, handler });
+ * The options of the server engine: everything of `ServerOptions` but the features that join it as plugins
+ * (`tasks`, `cluster`).
  */
-export interface ServerOptions {
+export interface EngineOptions {
   /** Name and version sent to clients (`initialize` result, or `_meta` of every 2026 result). */
   serverInfo: Implementation;
   /** The callbacks that answer requests. */
@@ -111,13 +106,6 @@ export interface ServerOptions {
    * createServer({ serverInfo, handler, stateKey: env.STATE_KEY, previousStateKeys: [env.STATE_KEY_PREVIOUS] });
    */
   previousStateKeys?: readonly (string | Uint8Array)[];
-  /**
-   * What the instances of this server share (see {@link Cluster}; default none: everything stays in this
-   * process). With it, list-changed, resource-updated and custom session notifications reach the subscribers
-   * of every instance, `singleUseState: true` spends nonces in the shared store, and the HTTP handler shares
-   * its 2025-11-25 session directory. Give every instance the same `stateKey` too.
-   */
-  cluster?: Cluster;
   /** How long a sealed `requestState` stays valid (default 600,000 ms). */
   requestStateTtlMs?: number;
   /**
@@ -151,11 +139,10 @@ export interface ServerOptions {
   /** Bytes of JSON one request's notifications may add up to (default 1,000,000); see `maxNotificationsPerRequest`. */
   maxNotificationBytes?: number;
   /**
-   * Tasks (docs/tasks.md): `true` or {@link TasksOptions}. Tools may then answer `runAsTask(work)`: 2026-07-28
-   * serves the `io.modelcontextprotocol/tasks` extension, 2025-11-25 `tasks/get`, `tasks/result`, `tasks/list`,
-   * `tasks/cancel` and `capabilities.tasks`. Default: off (a `runAsTask` answer then runs inline).
+   * Plugins (docs/plugins.md): features that join the server through its hooks, capabilities and methods, in
+   * this order.
    */
-  tasks?: boolean | TasksOptions;
+  plugins?: readonly ServerPlugin[];
 }
 
 /** The bounds of input rounds, subscriptions, server-to-client requests and request notifications. */
@@ -196,12 +183,10 @@ export interface ServerConfig {
   readonly stateKey: Uint8Array | undefined;
   /** Keys that open `requestState` sealed before a rotation (never used to seal). */
   readonly previousStateKeys: readonly Uint8Array[];
-  /** What the instances share; `undefined`: nothing is shared. */
-  readonly cluster: Cluster | undefined;
   /** Where single-use states are spent; `undefined` when states open until they expire. */
   readonly stateStore: RequestStateStore | undefined;
-  /** The tasks engine; `undefined` when tasks are off. */
-  readonly tasks: TaskEngine | undefined;
+  /** The plugins' hooks, resolved once. */
+  readonly hooks: PluginHooks;
 }
 
 const LIMIT_DEFAULTS: ServerLimits = {
@@ -235,13 +220,15 @@ const OPTION_KEYS = new Set([
   "stateKey",
   "singleUseState",
   "previousStateKeys",
-  "cluster",
-  "tasks",
+  "plugins",
   ...Object.keys(LIMIT_DEFAULTS),
 ]);
 
 /** Checks options and freezes them into a {@link ServerConfig}. Throws `INVALID_CONFIG` naming the fault. */
-export function buildServerConfig(options: ServerOptions): ServerConfig {
+export function buildServerConfig(
+  options: EngineOptions,
+  features: (logger: ServerLogger) => readonly ServerPlugin[] = () => [],
+): ServerConfig {
   if (!isObject(options)) throw invalid("options", "must be an object");
   for (const key of Object.keys(options)) if (!OPTION_KEYS.has(key)) throw invalid(key, "is not an option");
   const info = options.serverInfo;
@@ -268,26 +255,21 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     throw invalid("logger", "must have warn(message, details) and error(message, details) methods");
   }
   const cache = checkCache(options.cache);
-  if (options.cluster !== undefined && !isCluster(options.cluster)) {
-    throw invalid(
-      "cluster",
-      "must have a bus (publish, subscribe) and a store (get, set, add, take, delete)",
-    );
+  if (options.plugins !== undefined && !Array.isArray(options.plugins)) {
+    throw invalid("plugins", "must be an array of plugins");
   }
-  const cluster = options.cluster;
-  const settings = taskSettings(options.tasks, cluster);
-  const tasks =
-    settings === undefined
-      ? undefined
-      : new TaskEngine(settings, limitLogger(logger, logIntervalMs), cluster?.bus);
+  const limited = limitLogger(logger, logIntervalMs);
+  const hooks = new PluginHooks([...features(limited), ...(options.plugins ?? [])]);
+  const pluginExtensions = hooks.plugins.flatMap((plugin) => plugin.extensions ?? []);
   const surface = buildCustomSurface(
-    tasks === undefined
+    pluginExtensions.length === 0
       ? options
-      : mergeCustomSurface(options, { requests: {}, notifications: {}, extensions: [tasksExtension(tasks)] }),
+      : mergeCustomSurface(options, { requests: {}, notifications: {}, extensions: pluginExtensions }),
   );
   // Extensions that serve resources of their own (skills) are merged into the handler: listed, read first.
-  const handler =
+  const own =
     surface.claims.length === 0 ? options.handler : withExtensionResources(options.handler, surface.claims);
+  const handler = hooks.plugins.reduce((base, plugin) => pluginHandler(plugin, base), own);
   const families = checkHandler(handler);
   const capabilities = deepFreeze(buildCapabilities({ ...options, handler }, families, surface.all));
   const limits: { [key: string]: number } = {};
@@ -299,20 +281,19 @@ export function buildServerConfig(options: ServerOptions): ServerConfig {
     handler: bindHandler(handler),
     instructions: options.instructions,
     capabilities,
-    capabilitiesByEra: Object.freeze(withLegacyTasks(byEra(capabilities, surface), tasks !== undefined)),
+    capabilitiesByEra: Object.freeze(withPluginCapabilities(byEra(capabilities, surface), hooks.plugins)),
     custom: surface.methods,
     families: Object.freeze(families),
     cache: Object.freeze(cache),
     handlerTimeoutMs,
     maxConcurrentHandlers,
     maxQueuedHandlers,
-    logger: limitLogger(logger, logIntervalMs),
+    logger: limited,
     limits: Object.freeze(limits as unknown as ServerLimits),
     stateKey: checkStateKey(options.stateKey),
     previousStateKeys: checkPreviousKeys(options.previousStateKeys),
-    cluster,
-    stateStore: checkStateStore(options.singleUseState, cluster),
-    tasks,
+    stateStore: checkStateStore(options.singleUseState, hooks.plugins),
+    hooks,
   });
 }
 
@@ -330,21 +311,33 @@ function byEra(all: ServerCapabilities, surface: CustomSurface): { [era in Era]:
   return out;
 }
 
-/** 2025-11-25 advertises tasks as a core capability: listing, cancelling and task-augmented `tools/call`. */
-function withLegacyTasks(
+/** The handler a plugin wraps `base` into (`base` without a `handler` hook). */
+function pluginHandler(plugin: ServerPlugin, base: ServerHandler): ServerHandler {
+  if (plugin.handler === undefined) return base;
+  const wrapped = plugin.handler(base);
+  if (!isObject(wrapped)) throw invalid("plugins", `"${plugin.name}" handler() must return a handler`);
+  return wrapped;
+}
+
+/** Each era's capabilities with what the plugins add to it, key by key. */
+function withPluginCapabilities(
   byEra: { [era in Era]: ServerCapabilities },
-  tasks: boolean,
+  plugins: readonly ServerPlugin[],
 ): { [era in Era]: ServerCapabilities } {
-  if (!tasks) return byEra;
-  const legacy = {
-    ...byEra[LEGACY_VERSION],
-    tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-  };
-  return { ...byEra, [LEGACY_VERSION]: deepFreeze(legacy) };
+  const out = { ...byEra };
+  for (const plugin of plugins) {
+    for (const era of [MODERN_VERSION, LEGACY_VERSION] as const) {
+      const more = plugin.capabilities?.[era];
+      if (more === undefined) continue;
+      if (!isObject(more)) throw invalid("plugins", `"${plugin.name}" capabilities must be objects`);
+      out[era] = deepFreeze({ ...out[era], ...structuredClone(more) });
+    }
+  }
+  return out;
 }
 
 function buildCapabilities(
-  options: ServerOptions,
+  options: EngineOptions,
   families: { [family in CallbackFamily]: boolean },
   extensions: ExtensionMap | undefined,
 ): ServerCapabilities {
@@ -419,11 +412,13 @@ function checkPreviousKeys(keys: readonly (string | Uint8Array)[] | undefined): 
 
 function checkStateStore(
   option: boolean | RequestStateStore | undefined,
-  cluster: Cluster | undefined,
+  plugins: readonly ServerPlugin[],
 ): RequestStateStore | undefined {
   if (option === undefined || option === false) return undefined;
-  if (option === true)
-    return cluster ? sharedRequestStateStore(cluster.store) : new MemoryRequestStateStore();
+  if (option === true) {
+    const shared = plugins.find((plugin) => plugin.stateStore !== undefined)?.stateStore;
+    return shared ?? new MemoryRequestStateStore();
+  }
   if (!isRequestStateStore(option)) {
     throw invalid("singleUseState", "must be a boolean or a store with issue and consume methods");
   }

@@ -3,8 +3,7 @@ import { JsonRpcError } from "../../jsonrpc/errors.js";
 import type { AbortLike } from "../../jsonrpc/lazy-abort.js";
 import type { JsonRpcErrorResponse, JsonRpcResultResponse, RequestId } from "../../jsonrpc/message.js";
 import { type Era, LEGACY_VERSION } from "../../protocol/versions.js";
-import { clusterUnavailableRpc, isClusterUnavailable } from "../cluster/cluster.js";
-import { isResourceNotFoundError } from "./errors.js";
+import { clusterUnavailableRpc, isClusterUnavailable, isResourceNotFoundError } from "./errors.js";
 import type { ServerLogger } from "./options.js";
 
 /** A JSON-RPC result response. */

@@ -1,8 +1,16 @@
-import type { LegacySession } from "../eras/legacy.js";
+import type { JsonRpcNotification } from "../../jsonrpc/message.js";
 import { RequestStateSealer } from "../state/request-state.js";
 import { CallbackExecutor } from "./executor.js";
 import type { ServerConfig } from "./options.js";
 import { SubscriptionPublisher } from "./publisher.js";
+
+/** A 2025-11-25 session, as the server's broadcasts reach it. */
+export interface SessionTarget {
+  /** Sends a session-wide notification (list changed, custom) once the session is ready. */
+  notifySession(notification: JsonRpcNotification): Promise<void>;
+  /** Sends `notifications/resources/updated` if the session subscribed to `uri`. */
+  notifyResourceUpdated(uri: string): Promise<void>;
+}
 
 /**
  * What every transport of one server shares: the frozen configuration, the handler executor (deadline and
@@ -15,7 +23,7 @@ export interface ServerRuntime {
   readonly sealer: RequestStateSealer;
   readonly publisher: SubscriptionPublisher;
   /** Every initialized 2025-11-25 session, whatever carries it (a connection, an HTTP session). */
-  readonly sessions: Set<LegacySession>;
+  readonly sessions: Set<SessionTarget>;
 }
 
 /** The shared runtime of a server built from `config`. */

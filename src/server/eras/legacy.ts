@@ -12,17 +12,15 @@ import { levelAllows, type NotificationSink, type RequestContext, requestContext
 import { invalidParams, methodNotFound } from "../core/errors.js";
 import { HANDLER_METHODS, invokeHandler } from "../core/invoke.js";
 import { cappedNotifications } from "../core/notification-caps.js";
+import type { PluginCall, PluginContextFields, PluginSession } from "../core/plugin.js";
+import { pluginResult } from "../core/plugins.js";
 import { errorResponse, isOwnAbort, resultResponse } from "../core/respond.js";
 import type { ServerRuntime } from "../core/runtime.js";
 import type { CustomRequest } from "../custom/custom.js";
 import { invokeCustom, serveCustomNotification } from "../custom/dispatch.js";
 import { ClientRequests, type MessageSender } from "../state/client-requests.js";
-import { identityFingerprint } from "../state/fingerprint.js";
 import type { RoundInput } from "../state/input.js";
-import { legacyAugmented, settleTaskRun, startLegacyTask } from "../tasks/dispatch.js";
-import { LEGACY_TASK_METHODS, serveLegacyTasks } from "../tasks/legacy.js";
-import { isTaskRun, type TaskRun } from "../tasks/run.js";
-import { runLegacyRounds } from "./legacy-input.js";
+import { ask, runLegacyRounds } from "./legacy-input.js";
 
 /** What the transport knows about one request of a 2025-11-25 session. */
 export interface LegacyRequestEnv {
@@ -45,7 +43,7 @@ type Result = { [key: string]: unknown };
  * server-to-client requests. Its notifications go to one sink: the connection, or the session's GET stream on
  * HTTP. A handler's `inputRequired()` becomes real requests to the client (see `runLegacyRounds`).
  */
-export class LegacySession {
+export class LegacySession implements PluginSession {
   /** The server-to-client requests of this session; the transport routes the client's responses here. */
   readonly clientRequests: ClientRequests;
   private clientCapabilities: ClientCapabilities = {};
@@ -53,12 +51,12 @@ export class LegacySession {
   private logLevel: LoggingLevel | undefined;
   private state: "new" | "initializing" | "ready" | "closed" = "new";
   private readonly subscriptions = new Set<string>();
-  /** Tasks of a session without an identity belong to the session: this is its principal. */
-  private readonly taskPrincipal = `session:${crypto.randomUUID()}`;
+  /** A random id, unique to the session (what plugins see of it). */
+  readonly id: string = crypto.randomUUID();
 
   constructor(
     private readonly runtime: ServerRuntime,
-    private readonly notify: NotificationSink,
+    private readonly sink: NotificationSink,
     /** The session's own channel for server-to-client requests (a connection has one; HTTP sends per request). */
     private readonly send?: MessageSender,
   ) {
@@ -86,8 +84,10 @@ export class LegacySession {
   /** Ends the session: its pending server-to-client requests fail, it gets no more notifications. */
   close(): void {
     if (this.state === "closed") return;
+    const opened = this.state !== "new";
     this.state = "closed";
     this.runtime.sessions.delete(this);
+    if (opened) this.runtime.config.hooks.sessionClosed?.(this);
     this.subscriptions.clear();
     this.clientRequests.close();
   }
@@ -108,21 +108,34 @@ export class LegacySession {
 
   /** Sends a session-wide notification (list changed) once the session is ready. */
   async notifySession(notification: JsonRpcNotification): Promise<void> {
-    if (this.ready) await this.notify(notification);
+    if (this.ready) await this.sink(notification);
+  }
+
+  /** The same as {@link notifySession} (the session as plugins see it). */
+  notify(notification: JsonRpcNotification): Promise<void> {
+    return this.notifySession(notification);
   }
 
   /** Sends `notifications/resources/updated` if this session subscribed to `uri`. */
   async notifyResourceUpdated(uri: string): Promise<void> {
     if (!this.ready || !this.subscriptions.has(uri)) return;
-    await this.notify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
+    await this.sink({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
   }
 
   /** Serves one request of this session. Never throws: every failure is an error response. */
   async handle(request: JsonRpcRequest, env: LegacyRequestEnv): Promise<JsonRpcResponse> {
     const { config } = this.runtime;
+    const { hooks } = config;
+    let call: PluginCall | undefined;
+    let response: JsonRpcResponse;
     try {
       const params = request.params ?? {};
+      if (hooks.needsCall) {
+        call = this.call(request, env);
+        if (hooks.admit !== undefined) await hooks.admit(call);
+      }
       let result: Result;
+      const served = hooks.method(LEGACY_VERSION, request.method);
       if (request.method === "initialize") result = this.initialize(params);
       else if (request.method === "ping") result = {};
       else if (!this.initialized) {
@@ -134,22 +147,22 @@ export class LegacySession {
         this.subscriptions.delete(uriOf(params));
         result = {};
       } else if (HANDLER_METHODS.has(request.method)) {
-        const answer = await this.serveHandler(request, params, env, undefined);
-        result = isTaskRun(answer) ? await this.startTask(answer, params, env) : answer;
-      } else if (config.tasks !== undefined && LEGACY_TASK_METHODS.has(request.method)) {
-        result = await serveLegacyTasks(config.tasks, request.method, params, {
-          principal: await this.principalOf(env),
-          signal: env.signal,
-          ask: { requests: this.clientRequests, send: env.send ?? this.send, signal: env.signal },
-        });
+        result = await this.serveHandler(request, params, env, undefined);
+      } else if (served !== undefined) {
+        const rounds = { requests: this.clientRequests, send: env.send ?? this.send, signal: env.signal };
+        const base = call ?? this.call(request, env);
+        result = pluginResult(
+          await served(params, { ...base, signal: env.signal, ask: (requests) => ask(rounds, requests) }),
+          request.method,
+        );
       } else if (LEGACY_CLIENT_METHODS.has(request.method)) {
         throw methodNotFound(request.method, "not supported by this server");
       } else {
         const custom = config.custom.request(LEGACY_VERSION, request.method);
         if (custom === undefined) throw methodNotFound(request.method);
-        result = (await this.serveHandler(request, params, env, custom)) as Result;
+        result = await this.serveHandler(request, params, env, custom);
       }
-      return resultResponse(
+      response = resultResponse(
         request.id,
         projectResult(LEGACY_VERSION, request.method, result, {
           cache: config.cache,
@@ -157,13 +170,27 @@ export class LegacySession {
         }),
       );
     } catch (error) {
-      return errorResponse(
+      response = errorResponse(
         request.id,
         error,
         LEGACY_VERSION,
         isOwnAbort(error, env.signal) ? undefined : config.logger,
       );
     }
+    return call === undefined || hooks.response === undefined ? response : hooks.response(response, call);
+  }
+
+  /** What the plugins' hooks learn about a request of this session. */
+  private call(request: JsonRpcRequest, env: LegacyRequestEnv): PluginCall {
+    return {
+      era: LEGACY_VERSION,
+      method: request.method,
+      request,
+      params: request.params ?? {},
+      identity: env.identity,
+      clientCapabilities: this.clientCapabilities,
+      session: this,
+    };
   }
 
   /** Serves a handler method, or the custom one `custom`, through the input rounds under the executor. */
@@ -172,19 +199,24 @@ export class LegacySession {
     params: Result,
     env: LegacyRequestEnv,
     custom: CustomRequest | undefined,
-  ): Promise<Result | TaskRun> {
+  ): Promise<Result> {
     const { config, executor } = this.runtime;
+    const { hooks } = config;
     // One budget for the whole request, across its input rounds.
-    const notify = cappedNotifications(env.notify ?? this.notify, config.limits, config.logger, request);
+    const notify = cappedNotifications(env.notify ?? this.sink, config.limits, config.logger, request);
+    let call: PluginCall | undefined;
     return runLegacyRounds({
       round: (input) =>
-        executor.run((abort) => {
-          const context = this.context(request, env, abort, input, notify);
-          return (
-            custom === undefined
-              ? invokeHandler(config, request.method, params, context)
-              : invokeCustom(custom, LEGACY_VERSION, params, context)
-          ).then((answer) => settleTaskRun(answer, context)) as Promise<Result>;
+        executor.run(async (abort) => {
+          if (hooks.needsCall) call ??= this.call(request, env);
+          const fields = call === undefined ? undefined : hooks.context?.(call);
+          const context = this.context(request, env, abort, input, notify, fields);
+          const answer: unknown = await (custom === undefined
+            ? invokeHandler(config, request.method, params, context)
+            : invokeCustom(custom, LEGACY_VERSION, params, context));
+          if (!hooks.settles(answer)) return answer as Result;
+          call ??= this.call(request, env);
+          return (await hooks.settle(answer, call, context)) as Result;
         }, env.signal),
       capabilities: this.clientCapabilities,
       requests: this.clientRequests,
@@ -192,18 +224,6 @@ export class LegacySession {
       signal: env.signal,
       maxRounds: config.limits.maxInputRounds,
     });
-  }
-
-  private async principalOf(env: LegacyRequestEnv): Promise<string> {
-    return env.identity === undefined ? this.taskPrincipal : identityFingerprint(env.identity);
-  }
-
-  /** Creates the task a task-augmented `tools/call` answered with; its notifications go to the session. */
-  private async startTask(run: TaskRun, params: Result, env: LegacyRequestEnv): Promise<Result> {
-    const engine = this.runtime.config.tasks as NonNullable<ServerRuntime["config"]["tasks"]>;
-    return startLegacyTask(engine, run, await this.principalOf(env), params, (message) =>
-      this.notifySession(message),
-    );
   }
 
   private initialize(params: Result): Result {
@@ -220,6 +240,7 @@ export class LegacySession {
     this.clientInfo = info as Implementation;
     this.state = "initializing";
     this.runtime.sessions.add(this);
+    config.hooks.sessionOpened?.(this);
     // Whatever the client asked for, this server speaks one stateful revision and says so.
     const result: Result = {
       protocolVersion: LEGACY_VERSION,
@@ -256,6 +277,7 @@ export class LegacySession {
     abort: LazyAbort,
     input: RoundInput,
     notify: NotificationSink,
+    fields: PluginContextFields | undefined,
   ): RequestContext {
     const meta = isObject(request.params?._meta) ? request.params._meta : {};
     return requestContext(
@@ -267,7 +289,7 @@ export class LegacySession {
         clientCapabilities: this.clientCapabilities,
         clientInfo: this.clientInfo,
         input,
-        taskAugmented: legacyAugmented(this.runtime.config.tasks, request.method, request.params ?? {}),
+        plugins: fields,
         clientRequests: this.clientRequests,
         sender: env.send ?? this.send,
       },

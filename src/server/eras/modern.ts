@@ -11,15 +11,17 @@ import { methodNotFound } from "../core/errors.js";
 import { HANDLER_METHODS, invokeHandler } from "../core/invoke.js";
 import { cappedNotifications } from "../core/notification-caps.js";
 import type { ServerConfig } from "../core/options.js";
+import type { PluginCall, PluginContextFields } from "../core/plugin.js";
 import { errorResponse, isOwnAbort, resultResponse } from "../core/respond.js";
 import type { ServerRuntime } from "../core/runtime.js";
 import { invokeCustom } from "../custom/dispatch.js";
 import type { CustomMethods } from "../custom/methods.js";
-import { identityFingerprint } from "../state/fingerprint.js";
-import { INPUT_REQUIRED_METHODS, isInputRequired, type RoundInput } from "../state/input.js";
-import { modernAugmented, settleTaskRun, startModernTask } from "../tasks/dispatch.js";
-import type { TaskEngine } from "../tasks/engine.js";
-import { isTaskRun } from "../tasks/run.js";
+import {
+  INPUT_REQUIRED_METHODS,
+  type InputRequired,
+  isInputRequired,
+  type RoundInput,
+} from "../state/input.js";
 import { inputRequiredResult, NO_INPUT, readModernInput, spendState } from "./modern-input.js";
 
 /** What the transport knows about one 2026-07-28 request. */
@@ -64,10 +66,17 @@ export async function serveModern(
   checkedMeta?: RequestMeta,
 ): Promise<JsonRpcResponse> {
   const { config, executor, sealer } = runtime;
+  const { hooks } = config;
+  let call: PluginCall | undefined;
+  let response: JsonRpcResponse;
   try {
     const meta = checkedMeta ?? checkModernRequest(request, config.custom);
     const params = request.params ?? {};
     const method = request.method;
+    if (hooks.needsCall) {
+      call = modernCall(request, meta, env);
+      if (hooks.admit !== undefined) await hooks.admit(call);
+    }
     let result: { [key: string]: unknown };
     const custom = HANDLER_METHODS.has(method) ? undefined : config.custom.request(MODERN_VERSION, method);
     if (method === "server/discover") {
@@ -82,30 +91,22 @@ export async function serveModern(
       const notify = cappedNotifications(env.notify, config.limits, config.logger, request);
       const answer = await executor.run(async (abort) => {
         await spendState(sealer, nonce);
-        const context = modernContext(request, meta, abort, input, env, notify, config.tasks);
-        return settleTaskRun(
-          await (custom === undefined
-            ? invokeHandler(config, method, params, context)
-            : invokeCustom(custom, MODERN_VERSION, params, context)),
-          context,
-        );
+        const fields = call === undefined ? undefined : hooks.context?.(call);
+        const context = modernContext(request, meta, abort, input, env, notify, fields);
+        const answer: unknown = await (custom === undefined
+          ? invokeHandler(config, method, params, context)
+          : invokeCustom(custom, MODERN_VERSION, params, context));
+        if (!hooks.settles(answer)) return answer as Result | InputRequired;
+        call ??= modernCall(request, meta, env);
+        return (await hooks.settle(answer, call, context)) as Result | InputRequired;
       }, env.signal);
-      if (isTaskRun(answer)) {
-        // settleTaskRun passes a TaskRun on only when tasks are on.
-        result = await startModernTask(
-          config.tasks as NonNullable<typeof config.tasks>,
-          answer,
-          await identityFingerprint(env.identity),
-        );
-      } else {
-        result = isInputRequired(answer)
-          ? await inputRequiredResult(sealer, answer, round, meta.clientCapabilities)
-          : answer;
-      }
+      result = isInputRequired(answer)
+        ? await inputRequiredResult(sealer, answer, round, meta.clientCapabilities)
+        : answer;
     } else {
       throw methodNotFound(method);
     }
-    return resultResponse(
+    response = resultResponse(
       request.id,
       projectResult(MODERN_VERSION, method, result, {
         cache: config.cache,
@@ -114,13 +115,29 @@ export async function serveModern(
       }),
     );
   } catch (error) {
-    return errorResponse(
+    response = errorResponse(
       request.id,
       error,
       MODERN_VERSION,
       isOwnAbort(error, env.signal) ? undefined : config.logger,
     );
   }
+  return call === undefined || hooks.response === undefined ? response : hooks.response(response, call);
+}
+
+type Result = { [key: string]: unknown };
+
+/** What the plugins' hooks learn about a 2026-07-28 request. */
+function modernCall(request: JsonRpcRequest, meta: RequestMeta, env: ModernRequestEnv): PluginCall {
+  return {
+    era: MODERN_VERSION,
+    method: request.method,
+    request,
+    params: request.params ?? {},
+    identity: env.identity,
+    clientCapabilities: meta.clientCapabilities,
+    session: undefined,
+  };
 }
 
 function discoverResult(config: ServerConfig): { [key: string]: unknown } {
@@ -140,7 +157,7 @@ export function modernContext(
   input: RoundInput,
   env: ModernRequestEnv,
   notify: NotificationSink,
-  tasks?: TaskEngine,
+  fields?: PluginContextFields,
 ): RequestContext {
   const minimum: LoggingLevel | undefined = meta.logLevel;
   return requestContext(
@@ -152,7 +169,7 @@ export function modernContext(
       clientCapabilities: meta.clientCapabilities,
       clientInfo: meta.clientInfo,
       input,
-      taskAugmented: modernAugmented(tasks, request.method, meta.clientCapabilities),
+      plugins: fields,
     },
     abort,
     meta.progressToken,

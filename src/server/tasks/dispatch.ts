@@ -1,29 +1,14 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError, McpkitError } from "../../jsonrpc/errors.js";
 import { isObject } from "../../jsonrpc/message.js";
-import type { ClientCapabilities } from "../../protocol/types/capabilities.js";
 import { RELATED_TASK_META } from "../../protocol/types/tasks.js";
 import { type Era, MODERN_VERSION } from "../../protocol/versions.js";
 import type { NotificationSink, RequestContext } from "../core/context.js";
 import type { TaskEngine, TaskHooks } from "./engine.js";
-import { isTaskRun, type TaskContext, type TaskRun } from "./run.js";
-import { declaresTasks, legacyTask, modernCreateResult, tasksCapabilityMissing } from "./wire.js";
+import type { TaskContext, TaskRun } from "./run.js";
+import { legacyTask, modernCreateResult, tasksCapabilityMissing } from "./wire.js";
 
 type Params = { [key: string]: unknown };
-
-/** 2026-07-28: whether a request may create a task (tasks on, a `tools/call` declaring the extension). */
-export function modernAugmented(
-  engine: TaskEngine | undefined,
-  method: string,
-  capabilities: ClientCapabilities,
-): boolean {
-  return engine !== undefined && method === "tools/call" && declaresTasks(capabilities);
-}
-
-/** 2025-11-25: whether a request is task-augmented (tasks on, a `tools/call` with a `task` param). */
-export function legacyAugmented(engine: TaskEngine | undefined, method: string, params: Params): boolean {
-  return engine !== undefined && method === "tools/call" && isObject(params.task);
-}
 
 /** The error of a `taskSupport: "required"` tool called by a client that cannot take a task. */
 export function taskRequired(era: Era, tool: string): JsonRpcError {
@@ -33,12 +18,8 @@ export function taskRequired(era: Era, tool: string): JsonRpcError {
   });
 }
 
-/**
- * Settles a handler's answer inside its executor slot: a {@link TaskRun} of a call that may become a task is
- * passed on (the caller creates the task); otherwise its work runs inline, here, and its result is the answer.
- */
-export async function settleTaskRun<T>(answer: T | TaskRun, context: RequestContext): Promise<T | TaskRun> {
-  if (!isTaskRun(answer) || context.taskAugmented) return answer;
+/** Runs the work of a {@link TaskRun} inline, inside the call's executor slot: its result is the answer. */
+export async function runInline(answer: TaskRun, context: RequestContext): Promise<Params> {
   const inline: TaskContext = {
     taskId: undefined,
     get signal() {
@@ -60,7 +41,7 @@ export async function settleTaskRun<T>(answer: T | TaskRun, context: RequestCont
   if (!isObject(result) || !Array.isArray(result.content)) {
     throw new Error("a task's work must resolve with a tool result ({ content: [...] })");
   }
-  return result as T;
+  return result;
 }
 
 /** 2026-07-28: creates the task of a `tools/call` and answers with its flat CreateTaskResult. */

@@ -3,7 +3,7 @@ import { JsonRpcError } from "../../jsonrpc/errors.js";
 import type { AbortLike } from "../../jsonrpc/lazy-abort.js";
 import { TERMINAL_STATUSES } from "../../protocol/types/tasks.js";
 import { methodNotFound } from "../core/errors.js";
-import { ask, type LegacyRounds } from "../eras/legacy-input.js";
+import type { PluginMethodCall } from "../core/plugin.js";
 import type { TaskEngine } from "./engine.js";
 import { legacyPayload, legacyTask } from "./wire.js";
 
@@ -24,8 +24,8 @@ export const TASK_PAGE_SIZE = 100;
 export interface LegacyTaskEnv {
   readonly principal: string;
   readonly signal: AbortLike | undefined;
-  /** Where a waiting task's input requests go while `tasks/result` waits (the session's channel). */
-  readonly ask: Pick<LegacyRounds, "requests" | "send" | "signal">;
+  /** Sends a waiting task's input requests to the client while `tasks/result` waits. */
+  readonly ask: PluginMethodCall["ask"];
 }
 
 /**
@@ -48,9 +48,7 @@ export async function serveLegacyTasks(
       if (env.signal?.aborted) onAbort();
       else env.signal?.addEventListener("abort", onAbort, { once: true });
       try {
-        const record = await engine.waitTerminal(env.principal, params.taskId, abort.signal, (requests) =>
-          ask(env.ask, requests),
-        );
+        const record = await engine.waitTerminal(env.principal, params.taskId, abort.signal, env.ask);
         return legacyPayload(record);
       } finally {
         env.signal?.removeEventListener("abort", onAbort);

@@ -1,9 +1,11 @@
 /** The `tasks` server option: defaults, unknown keys and bad values refused with INVALID_CONFIG. */
+
 import { describe, expect, it } from "vitest";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import { MemoryBus, MemoryStore, memoryCluster } from "../cluster/memory.js";
 import { createServer } from "../server.js";
 import { taskSettings } from "./options.js";
+import { taskEngineOf } from "./plugin.js";
 import { MemoryTaskStore } from "./store.js";
 
 const base = { serverInfo: { name: "t", version: "1" }, handler: {} };
@@ -44,13 +46,13 @@ describe("tasks option", () => {
   it("keeps tasks in the cluster's task store, and refuses a cluster without one unless tasks.store is given", async () => {
     const cluster = memoryCluster();
     const server = createServer({ ...base, cluster, tasks: true });
-    expect(server.config.tasks?.settings.store).toBe(cluster.tasks);
+    expect(taskEngineOf(server.config.hooks.plugins)?.settings.store).toBe(cluster.tasks);
     await server.close();
     const bare = { bus: new MemoryBus(), store: new MemoryStore() };
     expect(() => createServer({ ...base, cluster: bare, tasks: true })).toThrow(/cluster\.tasks/);
     const own = new MemoryTaskStore();
     const explicit = createServer({ ...base, cluster: bare, tasks: { store: own } });
-    expect(explicit.config.tasks?.settings.store).toBe(own);
+    expect(taskEngineOf(explicit.config.hooks.plugins)?.settings.store).toBe(own);
     await explicit.close();
   });
 

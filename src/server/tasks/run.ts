@@ -1,7 +1,9 @@
 import type { InputRequests, InputResponses } from "../../protocol/types/input.js";
 import type { CallToolResult } from "../../protocol/types/tools.js";
+import { type PluginAnswer, pluginAnswer, pluginAnswerKind } from "../core/plugin.js";
 
-const TASK_RUN = Symbol.for("mcpkit.TaskRun");
+/** The kind of a {@link TaskRun} answer, served by the tasks plugin. */
+export const TASK_ANSWER = "task";
 
 /**
  * What the work of a task gets: its id, a signal that fires when the client cancels it or its TTL passes, and
@@ -39,8 +41,7 @@ export interface TaskContext {
 export type TaskWork = (task: TaskContext) => Promise<CallToolResult> | CallToolResult;
 
 /** What a tool handler returns to run as a task: see {@link runAsTask}. */
-export interface TaskRun {
-  readonly [TASK_RUN]: true;
+export interface TaskRun extends PluginAnswer {
   readonly work: TaskWork;
 }
 
@@ -62,12 +63,10 @@ export interface TaskRun {
  */
 export function runAsTask(work: TaskWork): TaskRun {
   if (typeof work !== "function") throw new TypeError("runAsTask needs a function");
-  return Object.freeze({ [TASK_RUN]: true as const, work });
+  return pluginAnswer(TASK_ANSWER, { work });
 }
 
 /** True for what {@link runAsTask} returns. */
 export function isTaskRun(value: unknown): value is TaskRun {
-  return (
-    typeof value === "object" && value !== null && (value as { [TASK_RUN]?: unknown })[TASK_RUN] === true
-  );
+  return pluginAnswerKind(value) === TASK_ANSWER;
 }

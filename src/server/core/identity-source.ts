@@ -1,6 +1,6 @@
 import { McpkitError } from "../../jsonrpc/errors.js";
-import type { ServerConfig } from "../core/options.js";
-import { authorizationText, NoPrincipalError, principalText } from "./fingerprint.js";
+import { authorizationText, NoPrincipalError, principalText } from "../state/fingerprint.js";
+import type { ServerConfig } from "./options.js";
 
 /** Server configurations already warned about public cache defaults (warned once, not per request). */
 const warnedConfigs = new WeakSet<ServerConfig>();

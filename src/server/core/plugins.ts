@@ -1,0 +1,159 @@
+import { McpkitError } from "../../jsonrpc/errors.js";
+import type { JsonRpcResponse } from "../../jsonrpc/message.js";
+import { isObject } from "../../jsonrpc/message.js";
+import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../../protocol/versions.js";
+import type { RequestContext } from "./context.js";
+import {
+  type Broadcast,
+  type PluginCall,
+  type PluginContextFields,
+  type PluginHost,
+  type PluginMethod,
+  type PluginSession,
+  pluginAnswerKind,
+  type ServerPlugin,
+} from "./plugin.js";
+
+type Result = { [key: string]: unknown };
+type AnswerHandler = NonNullable<ServerPlugin["answers"]>[string];
+
+/**
+ * The hooks of a server's plugins, resolved once: each is `undefined` when no plugin has it, so the dispatchers
+ * skip it with one check, or one function that runs every plugin's in order.
+ */
+export class PluginHooks {
+  readonly admit: ((call: PluginCall) => void | Promise<void>) | undefined;
+  readonly context: ((call: PluginCall) => PluginContextFields | undefined) | undefined;
+  readonly response: ((response: JsonRpcResponse, call: PluginCall) => JsonRpcResponse) | undefined;
+  readonly broadcast: ((message: Broadcast) => Promise<void>) | undefined;
+  readonly sessionOpened: ((session: PluginSession) => void) | undefined;
+  readonly sessionClosed: ((session: PluginSession) => void) | undefined;
+  /** True when a hook that runs on every request needs its {@link PluginCall} (admit, context, response). */
+  readonly needsCall: boolean;
+  private readonly results: readonly NonNullable<ServerPlugin["result"]>[];
+  private readonly answers = new Map<string, AnswerHandler>();
+  private readonly methods = new Map<string, PluginMethod>();
+
+  constructor(readonly plugins: readonly ServerPlugin[]) {
+    const names = new Set<string>();
+    for (const plugin of plugins) {
+      if (!isObject(plugin) || typeof plugin.name !== "string" || plugin.name === "") {
+        throw invalid("plugins", "must hold objects with a non-empty string name");
+      }
+      if (names.has(plugin.name)) throw invalid("plugins", `hold "${plugin.name}" twice`);
+      names.add(plugin.name);
+      for (const [kind, handler] of Object.entries(plugin.answers ?? {})) {
+        if (this.answers.has(kind)) throw invalid("plugins", `serve the answer kind "${kind}" twice`);
+        this.answers.set(kind, handler);
+      }
+      for (const era of [MODERN_VERSION, LEGACY_VERSION] as const) {
+        for (const [method, serve] of Object.entries(plugin.methods?.[era] ?? {})) {
+          const key = `${era} ${method}`;
+          if (this.methods.has(key)) throw invalid("plugins", `serve ${method} twice (${era})`);
+          this.methods.set(key, serve);
+        }
+      }
+    }
+    this.admit = chainVoid(plugins, "admit") as PluginHooks["admit"];
+    this.context = contextChain(plugins);
+    this.response = responseChain(plugins);
+    this.broadcast = chainVoid(plugins, "broadcast") as PluginHooks["broadcast"];
+    this.sessionOpened = chainVoid(plugins, "sessionOpened") as PluginHooks["sessionOpened"];
+    this.sessionClosed = chainVoid(plugins, "sessionClosed") as PluginHooks["sessionClosed"];
+    this.results = plugins.flatMap((p) => (p.result ? [p.result.bind(p)] : []));
+    this.needsCall = this.admit !== undefined || this.context !== undefined || this.response !== undefined;
+  }
+
+  /** The plugin method `method` of `era`, if a plugin serves one. */
+  method(era: Era, method: string): PluginMethod | undefined {
+    return this.methods.size === 0 ? undefined : this.methods.get(`${era} ${method}`);
+  }
+
+  /** True when a handler's `answer` must pass through {@link settle}: a plugin answer, or `result` hooks. */
+  settles(answer: unknown): boolean {
+    return this.results.length > 0 || pluginAnswerKind(answer) !== undefined;
+  }
+
+  /**
+   * Passes a handler's answer through the plugins: a plugin answer becomes its plugin's result (one of no
+   * plugin's kind is a handler bug, sent as `-32603`), then every `result` hook runs in order.
+   */
+  async settle(answer: unknown, call: PluginCall, context: RequestContext): Promise<unknown> {
+    const kind = pluginAnswerKind(answer);
+    let out: unknown = answer;
+    if (kind !== undefined) {
+      const handler = this.answers.get(kind);
+      if (handler === undefined) throw new Error(`no plugin of this server serves "${kind}" answers`);
+      out = await handler(answer as never, call, context);
+    }
+    for (const result of this.results) out = await result(out, call, context);
+    return out;
+  }
+
+  /** Calls every plugin's `setup` with `host`. */
+  setup(host: PluginHost): void {
+    for (const plugin of this.plugins) plugin.setup?.(host);
+  }
+
+  /** Resolves once every plugin is ready. */
+  ready(): Promise<void> {
+    return Promise.all(this.plugins.map((p) => p.ready?.())).then(() => {});
+  }
+
+  /** Closes the plugins, last first. */
+  async close(): Promise<void> {
+    for (const plugin of [...this.plugins].reverse()) await plugin.close?.();
+  }
+}
+
+type VoidHook = "admit" | "broadcast" | "sessionOpened" | "sessionClosed";
+
+/** One function that runs a void hook of every plugin in order, awaiting each that returns a promise. */
+function chainVoid(
+  plugins: readonly ServerPlugin[],
+  hook: VoidHook,
+): ((arg: unknown) => void | Promise<void>) | undefined {
+  const hooks = plugins.flatMap((p) => {
+    const fn = p[hook] as ((arg: unknown) => void | Promise<void>) | undefined;
+    return fn ? [fn.bind(p)] : [];
+  });
+  if (hooks.length === 0) return undefined;
+  if (hooks.length === 1) return hooks[0];
+  return async (arg: unknown) => {
+    for (const fn of hooks) await fn(arg);
+  };
+}
+
+function contextChain(plugins: readonly ServerPlugin[]): PluginHooks["context"] {
+  const hooks = plugins.flatMap((p) => (p.context ? [p.context.bind(p)] : []));
+  if (hooks.length === 0) return undefined;
+  if (hooks.length === 1) return hooks[0];
+  return (call) => {
+    let fields: PluginContextFields | undefined;
+    for (const fn of hooks) {
+      const more = fn(call);
+      if (more !== undefined) fields = fields === undefined ? more : { ...fields, ...more };
+    }
+    return fields;
+  };
+}
+
+function responseChain(plugins: readonly ServerPlugin[]): PluginHooks["response"] {
+  const hooks = plugins.flatMap((p) => (p.response ? [p.response.bind(p)] : []));
+  if (hooks.length === 0) return undefined;
+  return (response, call) => {
+    let out = response;
+    for (const fn of hooks) out = fn(out, call) ?? out;
+    return out;
+  };
+}
+
+function invalid(key: string, problem: string): McpkitError {
+  return new McpkitError("INVALID_CONFIG", `server option ${key} ${problem}`, { details: { key } });
+}
+
+/** Result shape check shared by the dispatchers for what a plugin method returns. */
+export function pluginResult(value: unknown, method: string): Result {
+  if (!isObject(value)) throw new Error(`the plugin method ${method} must return an object`);
+  return value;
+}
