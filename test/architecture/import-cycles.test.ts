@@ -56,23 +56,20 @@ describe("import cycles", () => {
       'export type * from "./v.js";',
       'const lazy = () => import("./u.js");',
       'let t: import("./s.js").T;',
+      'import "./r.js";',
     ].join("\n");
     const edges = importsOfFile(join(repoRoot, "src", "fake.ts"), text).map(
-      ({ specifier, kind, typeOnly, names }) => ({
-        specifier,
-        kind,
-        typeOnly,
-        names,
-      }),
+      ({ specifier, kind, typeOnly, names, typeNames }) => ({ specifier, kind, typeOnly, names, typeNames }),
     );
     expect(edges).toEqual([
-      { specifier: "./x.js", kind: "import", typeOnly: false, names: ["a", "B"] },
-      { specifier: "./y.js", kind: "import type", typeOnly: true, names: ["C"] },
-      { specifier: "./z.js", kind: "import", typeOnly: true, names: ["D"] },
-      { specifier: "./w.js", kind: "export from", typeOnly: false, names: ["e"] },
-      { specifier: "./v.js", kind: "export type from", typeOnly: true, names: ["*"] },
-      { specifier: "./u.js", kind: "dynamic", typeOnly: false, names: ["*"] },
-      { specifier: "./s.js", kind: "import type", typeOnly: true, names: ["T"] },
+      { specifier: "./x.js", kind: "import", typeOnly: false, names: ["a", "B"], typeNames: ["B"] },
+      { specifier: "./y.js", kind: "import type", typeOnly: true, names: ["C"], typeNames: ["C"] },
+      { specifier: "./z.js", kind: "import", typeOnly: true, names: ["D"], typeNames: ["D"] },
+      { specifier: "./w.js", kind: "export from", typeOnly: false, names: ["e"], typeNames: [] },
+      { specifier: "./v.js", kind: "export type from", typeOnly: true, names: ["*"], typeNames: ["*"] },
+      { specifier: "./u.js", kind: "dynamic", typeOnly: false, names: ["*"], typeNames: [] },
+      { specifier: "./s.js", kind: "import type", typeOnly: true, names: ["T"], typeNames: ["T"] },
+      { specifier: "./r.js", kind: "import", typeOnly: false, names: [], typeNames: [] },
     ]);
   });
 });

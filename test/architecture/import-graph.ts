@@ -31,6 +31,8 @@ export interface ImportEdge {
   readonly typeOnly: boolean;
   /** The names it brings in: `default`, `*` for a namespace or `export *`, else each named binding (`a as b` gives `a`). */
   readonly names: readonly string[];
+  /** Those of `names` brought in as types only (all of them when `typeOnly`). */
+  readonly typeNames: readonly string[];
   /** The 1-based line of the import. */
   readonly line: number;
 }
@@ -80,7 +82,7 @@ export function resolveSpecifier(fromAbsolute: string, specifier: string): strin
   return candidates.find((c) => existsSync(c) && statSync(c).isFile());
 }
 
-function namedBindings(elements: ts.NodeArray<ts.ImportSpecifier | ts.ExportSpecifier>): string[] {
+function namedBindings(elements: readonly (ts.ImportSpecifier | ts.ExportSpecifier)[]): string[] {
   return elements.map((e) => (e.propertyName ?? e.name).text);
 }
 
@@ -93,61 +95,58 @@ export function importsOfFile(absolute: string, text: string = readFileSync(abso
     node: ts.Node,
     specifier: string,
     kind: ImportKind,
-    typeOnly: boolean,
     names: string[],
+    typeNames: string[],
+    typeOnly = names.length > 0 && typeNames.length === names.length,
   ): void => {
     const target = resolveSpecifier(absolute, specifier);
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
-    out.push({ from, specifier, to: target && repoPath(target), kind, typeOnly, names, line });
+    out.push({
+      from,
+      specifier,
+      to: target && repoPath(target),
+      kind,
+      typeOnly,
+      names,
+      typeNames: typeOnly ? names : typeNames,
+      line,
+    });
   };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const clause = node.importClause;
       const names: string[] = [];
-      let allTypes = clause?.isTypeOnly ?? false;
-      if (clause) {
-        if (clause.name) names.push("default");
-        const bindings = clause.namedBindings;
-        if (bindings && ts.isNamespaceImport(bindings)) names.push("*");
-        if (bindings && ts.isNamedImports(bindings)) {
-          names.push(...namedBindings(bindings.elements));
-          // `import { type A, type B }` brings in types only; `import {}` or a default does not count.
-          if (!clause.name && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly)) {
-            allTypes = true;
-          }
-        }
+      const typeNames: string[] = [];
+      if (clause?.name) names.push("default");
+      const bindings = clause?.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) names.push("*");
+      if (bindings && ts.isNamedImports(bindings)) {
+        names.push(...namedBindings(bindings.elements));
+        // `import { type A, type B }` brings in types only, like `import type { A, B }`.
+        typeNames.push(...namedBindings(bindings.elements.filter((e) => e.isTypeOnly)));
       }
-      add(node, node.moduleSpecifier.text, clause?.isTypeOnly ? "import type" : "import", allTypes, names);
+      const kind = clause?.isTypeOnly ? "import type" : "import";
+      add(node, node.moduleSpecifier.text, kind, names, typeNames, clause?.isTypeOnly || undefined);
     } else if (
       ts.isExportDeclaration(node) &&
       node.moduleSpecifier &&
       ts.isStringLiteral(node.moduleSpecifier)
     ) {
       const clause = node.exportClause;
-      const names =
-        clause === undefined ? ["*"] : ts.isNamespaceExport(clause) ? ["*"] : namedBindings(clause.elements);
-      const allTypes =
-        node.isTypeOnly ||
-        (clause !== undefined &&
-          ts.isNamedExports(clause) &&
-          clause.elements.length > 0 &&
-          clause.elements.every((e) => e.isTypeOnly));
-      add(
-        node,
-        node.moduleSpecifier.text,
-        node.isTypeOnly ? "export type from" : "export from",
-        allTypes,
-        names,
-      );
+      const named = clause !== undefined && ts.isNamedExports(clause) ? clause.elements : undefined;
+      const names = named === undefined ? ["*"] : namedBindings(named);
+      const typeNames = named === undefined ? [] : namedBindings(named.filter((e) => e.isTypeOnly));
+      const kind = node.isTypeOnly ? "export type from" : "export from";
+      add(node, node.moduleSpecifier.text, kind, names, typeNames, node.isTypeOnly || undefined);
     } else if (
       ts.isImportEqualsDeclaration(node) &&
       ts.isExternalModuleReference(node.moduleReference) &&
       ts.isStringLiteral(node.moduleReference.expression)
     ) {
-      add(node, node.moduleReference.expression.text, "require", node.isTypeOnly, ["*"]);
+      add(node, node.moduleReference.expression.text, "require", ["*"], [], node.isTypeOnly);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
-      if (arg && ts.isStringLiteralLike(arg)) add(node, arg.text, "dynamic", false, ["*"]);
+      if (arg && ts.isStringLiteralLike(arg)) add(node, arg.text, "dynamic", ["*"], [], false);
     } else if (
       ts.isImportTypeNode(node) &&
       ts.isLiteralTypeNode(node.argument) &&
@@ -160,7 +159,7 @@ export function importsOfFile(absolute: string, text: string = readFileSync(abso
           : ts.isIdentifier(qualifier)
             ? qualifier.text
             : qualifier.left.getText(source);
-      add(node, node.argument.literal.text, "import type", true, [name]);
+      add(node, node.argument.literal.text, "import type", [name], [name], true);
     }
     ts.forEachChild(node, visit);
   };
