@@ -1,8 +1,8 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError } from "../jsonrpc/errors.js";
 import type { Tool } from "../protocol/types/tools.js";
-import type { AppHostOptions } from "./app-host.js";
 import { BRIDGE_METHODS as M } from "./constants.js";
+import type { AppHostOptions } from "./host-options.js";
 import { checkOpenLink } from "./link-policy.js";
 import type { DisplayMode, ModelContextUpdate } from "./types.js";
 import { isAppCallable } from "./visibility.js";

@@ -4,7 +4,7 @@
  * host↔view bridge over `postMessage`. Platform-neutral: no Node API, so the host and view halves run in a browser.
  */
 
-export { AppHost, type AppHostClient, type AppHostOptions } from "./app-host.js";
+export { AppHost } from "./app-host.js";
 export { AppView, type AppViewOptions, type HostAnswer, type SizeSource } from "./app-view.js";
 export type { BoundsProblem } from "./bounds.js";
 export type { BridgeLimits } from "./bridge-options.js";
@@ -38,6 +38,7 @@ export {
   windowEndpoint,
 } from "./endpoint.js";
 export type { AppRule } from "./errors.js";
+export type { AppHostClient, AppHostOptions } from "./host-options.js";
 export { BridgeLifecycle, type BridgePhase, type CallPhase } from "./lifecycle.js";
 export { checkOpenLink, type OpenLinkPolicy, type OpenLinkVerdict } from "./link-policy.js";
 export { toolUiLink, visibilityOf } from "./meta.js";

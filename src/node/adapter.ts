@@ -1,6 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { type Answer, type RequestView, serveView } from "../http/server/view.js";
+import type { Answer } from "../http/server/answer.js";
+import { type RequestView, serveView } from "../http/server/view.js";
 import { CONSUMED_BODY_MESSAGE, leftBody, parsedBytes } from "./parsed-body.js";
 import { NodeRequestView } from "./request-view.js";
 

@@ -5,12 +5,13 @@ import { isRequest } from "../../jsonrpc/message.js";
 import { McpHeader } from "../../protocol/routing-headers.js";
 import { LEGACY_VERSION } from "../../protocol/versions.js";
 import { CLUSTER_UNAVAILABLE_MESSAGE } from "../../server/cluster/cluster.js";
+import type { Answer } from "./answer.js";
 import type { DirectoryEntry } from "./directory.js";
 import type { Endpoint } from "./endpoint.js";
 import { ANONYMOUS_PRINCIPAL, principalOf, resolveIdentity, samePrincipal } from "./identity.js";
 import { exchangeFor } from "./legacy.js";
 import { HttpRefusal, refusal, refusalResponse, textResponse } from "./responses.js";
-import type { Answer, RequestView } from "./view.js";
+import type { RequestView } from "./view.js";
 
 const SESSION_ID = McpHeader.sessionId.toLowerCase();
 const PROTOCOL_VERSION = McpHeader.protocolVersion.toLowerCase();

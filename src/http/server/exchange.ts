@@ -10,9 +10,9 @@ import type {
   RequestId,
 } from "../../jsonrpc/message.js";
 import type { ServerLogger } from "../../server/core/options.js";
+import type { Answer } from "./answer.js";
 import { emptyResponse, jsonResponse, retryAfterHeaders } from "./responses.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
-import type { Answer } from "./view.js";
 
 /** Options of one {@link ResponseExchange}. */
 export interface ExchangeOptions {

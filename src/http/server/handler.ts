@@ -8,6 +8,7 @@ import { warnPublicCacheWithIdentity } from "../../server/core/identity-source.j
 import { COMPLETE_GRACE_MS, completeWithin } from "../../server/core/publisher.js";
 import { clusterOf } from "../../server/port.js";
 import type { Server } from "../../server/server.js";
+import { type Answer, toResponse } from "./answer.js";
 import { decodeBody } from "./body.js";
 import { routeToOwner } from "./cluster-route.js";
 import { SessionDirectory } from "./directory.js";
@@ -18,14 +19,7 @@ import { modernPost } from "./modern.js";
 import { buildHttpConfig, type HttpHandlerOptions } from "./options.js";
 import { HttpRefusal, methodNotAllowed, refusalResponse, textResponse } from "./responses.js";
 import { SessionManager } from "./sessions.js";
-import {
-  type Answer,
-  type HttpRequestContext,
-  type RequestView,
-  serveView,
-  toResponse,
-  webView,
-} from "./view.js";
+import { type HttpRequestContext, type RequestView, serveView, webView } from "./view.js";
 
 /**
  * A Web-standard Streamable HTTP endpoint: `(Request) => Promise<Response>`, for any fetch-style runtime (Node

@@ -22,8 +22,9 @@ import type { HttpSession } from "./sessions.js";
 const SESSION_ID = McpHeader.sessionId.toLowerCase();
 const PROTOCOL_VERSION = McpHeader.protocolVersion.toLowerCase();
 
+import type { Answer } from "./answer.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
-import type { Answer, RequestView } from "./view.js";
+import type { RequestView } from "./view.js";
 
 /**
  * The 2025-11-25 side of the endpoint: `initialize` opens a session (its id minted only once the initialize

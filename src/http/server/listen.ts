@@ -6,10 +6,11 @@ import { MODERN_VERSION } from "../../protocol/versions.js";
 import { SUBSCRIPTION_CAPACITY_MESSAGE } from "../../server/core/publisher.js";
 import { errorResponse } from "../../server/core/respond.js";
 import type { Subscription, SubscriptionChannel } from "../../server/core/subscription.js";
+import type { Answer } from "./answer.js";
 import type { Endpoint } from "./endpoint.js";
 import { modernStatus, refusal } from "./responses.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
-import type { Answer, RequestView } from "./view.js";
+import type { RequestView } from "./view.js";
 
 /**
  * A 2026-07-28 `subscriptions/listen` over HTTP: the answer is a long-lived SSE stream whose first event is the

@@ -4,13 +4,14 @@ import { isObject, isRequest, isResponse } from "../../jsonrpc/message.js";
 import type { HeaderParam } from "../../protocol/routing-headers.js";
 import { MODERN_VERSION } from "../../protocol/versions.js";
 import { errorResponse } from "../../server/core/respond.js";
+import type { Answer } from "./answer.js";
 import type { Endpoint } from "./endpoint.js";
 import { ResponseExchange } from "./exchange.js";
 import { resolveIdentity } from "./identity.js";
 import { listenStream } from "./listen.js";
 import { emptyResponse, modernStatus, refusal } from "./responses.js";
 import { checkModernHeaders, checkParamHeaders, resolvedParams } from "./routing.js";
-import type { Answer, RequestView } from "./view.js";
+import type { RequestView } from "./view.js";
 
 /**
  * The stateless 2026-07-28 side of the endpoint, after the body is decoded: routing headers, identity,

@@ -1,7 +1,7 @@
 import { exceedsUtf8 } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import type { JsonRpcErrorResponse, JsonRpcResponse, RequestId } from "../../jsonrpc/message.js";
-import type { Answer } from "./view.js";
+import type { Answer } from "./answer.js";
 
 /** The status, JSON-RPC code and message of a request the pipeline refuses before dispatch. */
 export interface Refusal {

@@ -1,5 +1,10 @@
 import type { Annotations, MetaObject, Open } from "./common.js";
+import type { ResourceContents } from "./resource-contents.js";
 import type { Resource } from "./resources.js";
+
+// A resource's contents have a file of their own, which content.ts and resources.ts both import (so neither
+// imports the other); they are still exported from here.
+export type { BlobResourceContents, ResourceContents, TextResourceContents } from "./resource-contents.js";
 
 export interface TextContent extends Open {
   type: "text";
@@ -25,24 +30,6 @@ export interface AudioContent extends Open {
   annotations?: Annotations;
   _meta?: MetaObject;
 }
-
-export interface TextResourceContents extends Open {
-  uri: string;
-  mimeType?: string;
-  text: string;
-  _meta?: MetaObject;
-}
-
-export interface BlobResourceContents extends Open {
-  uri: string;
-  mimeType?: string;
-  /** Base64 bytes. */
-  blob: string;
-  _meta?: MetaObject;
-}
-
-/** The contents of a resource: text or base64 blob. */
-export type ResourceContents = TextResourceContents | BlobResourceContents;
 
 /** A resource's contents inlined in a message. */
 export interface EmbeddedResource extends Open {

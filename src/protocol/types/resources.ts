@@ -1,5 +1,5 @@
 import type { Annotations, Icon, MetaObject, Open, Paginated, ResultBase } from "./common.js";
-import type { ResourceContents } from "./content.js";
+import type { ResourceContents } from "./resource-contents.js";
 
 /** A resource the server can read. */
 export interface Resource extends Open {

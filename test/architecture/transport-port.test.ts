@@ -1,0 +1,38 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildImportGraph, repoRoot } from "./import-graph.js";
+
+/**
+ * The transports reach the server engine through one module, src/server/port.ts (or the public
+ * src/server/index.ts), never through its internals. Issue 24.
+ *
+ * EXPECTED TO FAIL until src/server/port.ts exists and the transports import it: today src/http/server and
+ * src/stdio import a dozen internal server modules. The failure lists every such import (file:line, the server
+ * module, the names, types marked `type`): that list is what the port must export.
+ */
+const TRANSPORTS = ["src/http/server/", "src/stdio/", "src/node/"];
+const PORT = "src/server/port.ts";
+const ENTRIES = new Set([PORT, "src/server/index.ts"]);
+
+describe("transport port", () => {
+  const graph = buildImportGraph();
+
+  it("lets the transports (src/http/server, src/stdio, src/node) into src/server through port.ts or index.ts only [fails until src/server/port.ts exists]", () => {
+    const reaches: string[] = [];
+    for (const [file, edges] of graph.edges) {
+      if (!TRANSPORTS.some((dir) => file.startsWith(dir))) continue;
+      for (const edge of edges) {
+        if (edge.to === undefined || !edge.to.startsWith("src/server/") || ENTRIES.has(edge.to)) continue;
+        const types = new Set(edge.typeNames);
+        const names = edge.names.map((name) => (types.has(name) ? `type ${name}` : name));
+        reaches.push(`${file}:${edge.line} -> ${edge.to} { ${names.join(", ")} }`);
+      }
+    }
+    expect(reaches).toEqual([]);
+  });
+
+  it("has the port: src/server/port.ts [fails until it exists]", () => {
+    expect(existsSync(join(repoRoot, PORT)), `${PORT} exists`).toBe(true);
+  });
+});
