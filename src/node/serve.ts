@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createHttpHandler, type HttpHandler } from "../http/server/handler.js";
 import type { HttpHandlerOptions } from "../http/server/options.js";
 import { McpkitError } from "../jsonrpc/errors.js";
-import { Server } from "../server/server.js";
+import { Server } from "../server/port.js";
 import { type FetchHandler, toNodeHandler } from "./adapter.js";
 
 /** Options of {@link serve}. */

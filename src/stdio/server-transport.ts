@@ -10,8 +10,7 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from "../jsonrpc/message.js";
-import { checkStaticIdentity } from "../server/core/identity-source.js";
-import type { Server } from "../server/server.js";
+import { checkStaticIdentity, type Server } from "../server/port.js";
 import type {
   MessageInfo,
   Transport,

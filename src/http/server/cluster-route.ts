@@ -4,7 +4,7 @@ import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../../jsonrpc/me
 import { isRequest } from "../../jsonrpc/message.js";
 import { McpHeader } from "../../protocol/routing-headers.js";
 import { LEGACY_VERSION } from "../../protocol/versions.js";
-import { CLUSTER_UNAVAILABLE_MESSAGE } from "../../server/cluster/cluster.js";
+import { CLUSTER_UNAVAILABLE_MESSAGE } from "../../server/port.js";
 import type { Answer } from "./answer.js";
 import type { DirectoryEntry } from "./directory.js";
 import type { Endpoint } from "./endpoint.js";

@@ -1,6 +1,5 @@
 import { isObject } from "../../jsonrpc/message.js";
-import { type Cluster, clusterUnavailable } from "../../server/cluster/cluster.js";
-import type { ServerLogger } from "../../server/core/options.js";
+import { type Cluster, clusterUnavailable, type ServerLogger } from "../../server/port.js";
 import type { Principal } from "./identity.js";
 
 /** Where a 2025-11-25 session lives: its owner, its principal's digests, when it ends at the latest. */

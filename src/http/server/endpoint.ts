@@ -1,6 +1,4 @@
-import type { ServerLogger } from "../../server/core/options.js";
-import type { Subscription } from "../../server/core/subscription.js";
-import type { Server } from "../../server/server.js";
+import type { Server, ServerLogger, Subscription } from "../../server/port.js";
 import type { SessionDirectory } from "./directory.js";
 import type { Forwarder } from "./forward.js";
 import type { HttpConfig } from "./options.js";

@@ -9,7 +9,7 @@ import type {
   JsonRpcResponse,
   RequestId,
 } from "../../jsonrpc/message.js";
-import type { ServerLogger } from "../../server/core/options.js";
+import type { ServerLogger } from "../../server/port.js";
 import type { Answer } from "./answer.js";
 import { emptyResponse, jsonResponse, retryAfterHeaders } from "./responses.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";

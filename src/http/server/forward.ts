@@ -1,7 +1,11 @@
 import { isObject } from "../../jsonrpc/message.js";
-import { BusSubscription } from "../../server/cluster/bus-subscription.js";
-import { type ClusterBus, clusterUnavailable, instanceId } from "../../server/cluster/cluster.js";
-import type { ServerLogger } from "../../server/core/options.js";
+import {
+  BusSubscription,
+  type ClusterBus,
+  clusterUnavailable,
+  instanceId,
+  type ServerLogger,
+} from "../../server/port.js";
 import type { Answer } from "./answer.js";
 import type { RequestView } from "./view.js";
 import { bodyTooLarge } from "./view.js";

@@ -4,10 +4,13 @@ import type { RequestId } from "../../jsonrpc/message.js";
 import { isRequest } from "../../jsonrpc/message.js";
 import { McpHeader } from "../../protocol/routing-headers.js";
 import { isLegacyVersion } from "../../protocol/versions.js";
-import { warnPublicCacheWithIdentity } from "../../server/core/identity-source.js";
-import { COMPLETE_GRACE_MS, completeWithin } from "../../server/core/publisher.js";
-import { clusterOf } from "../../server/port.js";
-import type { Server } from "../../server/server.js";
+import {
+  COMPLETE_GRACE_MS,
+  clusterOf,
+  completeWithin,
+  type Server,
+  warnPublicCacheWithIdentity,
+} from "../../server/port.js";
 import { type Answer, toResponse } from "./answer.js";
 import { decodeBody } from "./body.js";
 import { routeToOwner } from "./cluster-route.js";

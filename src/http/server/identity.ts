@@ -1,14 +1,14 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import type { JsonRpcMessage } from "../../jsonrpc/message.js";
-import type { ServerLogger } from "../../server/core/options.js";
 import {
   ANONYMOUS_FINGERPRINT,
   authorizationText,
   identityFingerprint,
   NoPrincipalError,
   principalText,
+  type ServerLogger,
   sha256Hex,
-} from "../../server/state/fingerprint.js";
+} from "../../server/port.js";
 import type { Authenticate } from "./options.js";
 import { HttpRefusal, refusal } from "./responses.js";
 import type { RequestView } from "./view.js";

@@ -4,7 +4,7 @@ import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../
 import { isObject, isRequest, isResponse } from "../../jsonrpc/message.js";
 import { McpHeader } from "../../protocol/routing-headers.js";
 import { LEGACY_VERSION } from "../../protocol/versions.js";
-import { CLUSTER_UNAVAILABLE_MESSAGE } from "../../server/cluster/cluster.js";
+import { CLUSTER_UNAVAILABLE_MESSAGE } from "../../server/port.js";
 import type { Endpoint } from "./endpoint.js";
 import { type ExchangeTimeout, ResponseExchange } from "./exchange.js";
 import { ANONYMOUS_PRINCIPAL, principalOf, resolveIdentity, samePrincipal } from "./identity.js";

@@ -3,9 +3,12 @@ import { JsonRpcError, McpkitError } from "../../jsonrpc/errors.js";
 import type { JsonRpcRequest } from "../../jsonrpc/message.js";
 import type { RequestMeta } from "../../protocol/request-meta.js";
 import { MODERN_VERSION } from "../../protocol/versions.js";
-import { SUBSCRIPTION_CAPACITY_MESSAGE } from "../../server/core/publisher.js";
-import { errorResponse } from "../../server/core/respond.js";
-import type { Subscription, SubscriptionChannel } from "../../server/core/subscription.js";
+import {
+  errorResponse,
+  SUBSCRIPTION_CAPACITY_MESSAGE,
+  type Subscription,
+  type SubscriptionChannel,
+} from "../../server/port.js";
 import type { Answer } from "./answer.js";
 import type { Endpoint } from "./endpoint.js";
 import { modernStatus, refusal } from "./responses.js";

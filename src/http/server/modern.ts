@@ -3,7 +3,7 @@ import type { JsonRpcMessage, JsonRpcRequest } from "../../jsonrpc/message.js";
 import { isObject, isRequest, isResponse } from "../../jsonrpc/message.js";
 import type { HeaderParam } from "../../protocol/routing-headers.js";
 import { MODERN_VERSION } from "../../protocol/versions.js";
-import { errorResponse } from "../../server/core/respond.js";
+import { errorResponse } from "../../server/port.js";
 import type { Answer } from "./answer.js";
 import type { Endpoint } from "./endpoint.js";
 import { ResponseExchange } from "./exchange.js";

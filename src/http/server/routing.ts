@@ -15,8 +15,7 @@ import {
   routedName,
 } from "../../protocol/routing-headers.js";
 import { MODERN_VERSION, SUPPORTED_VERSIONS } from "../../protocol/versions.js";
-import type { CustomMethods } from "../../server/custom/methods.js";
-import { servesModern } from "../../server/eras/modern.js";
+import { type CustomMethods, servesModern } from "../../server/port.js";
 import { headerMismatch, refusal } from "./responses.js";
 import type { RequestView } from "./view.js";
 

@@ -1,7 +1,7 @@
 import type { Clock } from "../../jsonrpc/clock.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import type { RequestId } from "../../jsonrpc/message.js";
-import type { LegacySession } from "../../server/eras/legacy.js";
+import type { LegacySession } from "../../server/port.js";
 import type { Principal } from "./identity.js";
 import type { SessionOptions } from "./options.js";
 import type { SseStream } from "./sse.js";

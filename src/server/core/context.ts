@@ -8,7 +8,7 @@ import type { InputResponses } from "../../protocol/types/input.js";
 import type { Era } from "../../protocol/versions.js";
 import type { ClientRequests, MessageSender } from "../state/client-requests.js";
 import type { RoundInput } from "../state/input.js";
-import type { PluginContextFields } from "./plugin.js";
+import type { PluginContextFields } from "./plugin-answer.js";
 
 /**
  * What a handler knows about the request it serves. The same shape in both eras, so one handler serves both.

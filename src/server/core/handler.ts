@@ -10,7 +10,7 @@ import type { SubscriptionFilter } from "../../protocol/types/subscriptions.js";
 import type { CallToolResult, ListToolsResult } from "../../protocol/types/tools.js";
 import type { InputRequired } from "../state/input.js";
 import type { RequestContext } from "./context.js";
-import type { PluginAnswer } from "./plugin.js";
+import type { PluginAnswer } from "./plugin-answer.js";
 
 /** The params of a list request: the handler owns the meaning of `cursor`. */
 export interface ListRequest {

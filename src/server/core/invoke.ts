@@ -3,7 +3,7 @@ import { type InputRequired, isInputRequired } from "../state/input.js";
 import type { RequestContext } from "./context.js";
 import { invalidParams, methodNotFound } from "./errors.js";
 import type { ServerConfig } from "./options.js";
-import { type PluginAnswer, pluginAnswerKind } from "./plugin.js";
+import { type PluginAnswer, pluginAnswerKind } from "./plugin-answer.js";
 
 type Params = { [key: string]: unknown };
 type Result = { [key: string]: unknown };

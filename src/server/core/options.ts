@@ -16,21 +16,11 @@ import {
 import { stateSecret } from "../state/request-state.js";
 import { isRequestStateStore, MemoryRequestStateStore, type RequestStateStore } from "../state/store.js";
 import { type CallbackFamily, checkHandler, HANDLER_CALLBACKS, type ServerHandler } from "./handler.js";
+import type { ServerLogger } from "./logger.js";
 import type { ServerPlugin } from "./plugin.js";
 import { PluginHooks } from "./plugins.js";
 
-/**
- * Where the server reports what it cannot send to a peer (handler crashes, dropped messages). Repeated lines of
- * one kind are rate-limited (see `logIntervalMs`).
- */
-export interface ServerLogger {
-  /** Something unexpected that the server survived. */
-  warn(message: string, details?: unknown): void;
-  /** A failure, such as a handler that threw something other than a `JsonRpcError`. */
-  error(message: string, details?: unknown): void;
-  /** Ordinary events worth a trace, such as a client that went away mid-upload; optional (dropped without). */
-  debug?(message: string, details?: unknown): void;
-}
+export type { ServerLogger } from "./logger.js";
 
 /**
  * The options of the server engine: everything of `ServerOptions` but the features that join it as plugins

@@ -6,30 +6,17 @@ import type { Era } from "../../protocol/versions.js";
 import type { Extension } from "../custom/extension.js";
 import type { RequestStateStore } from "../state/store.js";
 import type { RequestContext } from "./context.js";
+
+export {
+  type PluginAnswer,
+  type PluginContextFields,
+  pluginAnswer,
+  pluginAnswerKind,
+} from "./plugin-answer.js";
+
 import type { ServerHandler } from "./handler.js";
-import type { ServerLogger } from "./options.js";
-
-const PLUGIN_ANSWER = Symbol.for("mcpkit.PluginAnswer");
-
-/**
- * A handler answer that a plugin turns into the result (`runAsTask` is one: the tasks plugin answers it with a
- * task handle, or runs its work inline). `kind` names the plugin's entry in {@link ServerPlugin.answers}.
- */
-export interface PluginAnswer {
-  readonly [PLUGIN_ANSWER]: string;
-}
-
-/** Makes a {@link PluginAnswer} of `kind` carrying `fields` (frozen). */
-export function pluginAnswer<T extends object>(kind: string, fields: T): T & PluginAnswer {
-  return Object.freeze({ ...fields, [PLUGIN_ANSWER]: kind });
-}
-
-/** The kind of a {@link PluginAnswer}; `undefined` for any other value. */
-export function pluginAnswerKind(value: unknown): string | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const kind = (value as { [PLUGIN_ANSWER]?: unknown })[PLUGIN_ANSWER];
-  return typeof kind === "string" ? kind : undefined;
-}
+import type { ServerLogger } from "./logger.js";
+import type { PluginAnswer, PluginContextFields } from "./plugin-answer.js";
 
 /** What the hooks of a plugin learn about one request. */
 export interface PluginCall {
@@ -89,12 +76,6 @@ export interface PluginHost {
   deliver(message: Broadcast): Promise<void>;
   /** Tells the subscribers that a list changed (as `server.notifyListChanged`). */
   notifyListChanged(family: "tools" | "resources" | "prompts"): Promise<void>;
-}
-
-/** Fields a plugin sets on the handler context it is asked about. */
-export interface PluginContextFields {
-  /** See `RequestContext.taskAugmented`. */
-  readonly taskAugmented?: boolean;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { InputRequests, InputResponses } from "../../protocol/types/input.js";
 import type { CallToolResult } from "../../protocol/types/tools.js";
-import { type PluginAnswer, pluginAnswer, pluginAnswerKind } from "../core/plugin.js";
+import { type PluginAnswer, pluginAnswer, pluginAnswerKind } from "../core/plugin-answer.js";
 
 /** The kind of a {@link TaskRun} answer, served by the tasks plugin. */
 export const TASK_ANSWER = "task";
