@@ -31,8 +31,9 @@ export default defineConfig({
   },
   test: {
     testTimeout: 20_000,
-    // Says once whether wire messages are checked against the official schemas (../shared/spec or MCPKIT_SPEC_DIR).
-    globalSetup: ["test/support/spec-setup.ts"],
+    // Says once whether wire messages are checked against the official schemas (../shared/spec or MCPKIT_SPEC_DIR);
+    // compiles the stdio fixtures written in TypeScript (test/support/fixture-build.ts).
+    globalSetup: ["test/support/spec-setup.ts", "test/support/fixture-build.ts"],
     pool: "forks",
     projects: [
       {
