@@ -12,7 +12,7 @@ import { renderSkillMd } from "./render.js";
 import { markPublished, type SkillSource } from "./source.js";
 import type { SkillEntry, SkillFrontmatter } from "./types.js";
 import { canonicalUri, encodeSegment, skillUriParts, uriProblem } from "./uri.js";
-import { FrontmatterError } from "./yaml-scalars.js";
+import { FrontmatterError } from "./yaml.js";
 
 /** A file's content: text (served as `text`) or bytes (served as a base64 `blob`), optionally with its MIME type. */
 export type SkillFileContent =

@@ -9,7 +9,7 @@ import { frontmatterDifferences, parseSkillMd } from "./frontmatter.js";
 import { skillLimitOptions } from "./options.js";
 import type { SkillEntry, SkillJson, SkillResourceEntry } from "./types.js";
 import { canonicalUri, isWithinSkill, skillUriParts, uriProblem } from "./uri.js";
-import { FrontmatterError } from "./yaml-scalars.js";
+import { FrontmatterError } from "./yaml.js";
 
 /** A skill file as read and checked against the held entry. */
 export interface VerifiedSkillFile {
