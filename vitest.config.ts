@@ -1,9 +1,16 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
+// The CLI reads its version from package.json at build time (scripts/build.mjs); the tests do the same.
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
+
 export default defineConfig({
+  define: { __MCPKIT_VERSION__: JSON.stringify(version) },
   resolve: {
     // Examples import the package by name, as users do; tests run them against the sources.
     alias: [
@@ -24,8 +31,9 @@ export default defineConfig({
   },
   test: {
     testTimeout: 20_000,
-    // Says once whether wire messages are checked against the official schemas (../shared/spec or MCPKIT_SPEC_DIR).
-    globalSetup: ["test/support/spec-setup.ts"],
+    // Says once whether wire messages are checked against the official schemas (../shared/spec or MCPKIT_SPEC_DIR);
+    // compiles the stdio fixtures written in TypeScript (test/support/fixture-build.ts).
+    globalSetup: ["test/support/spec-setup.ts", "test/support/fixture-build.ts"],
     pool: "forks",
     projects: [
       {

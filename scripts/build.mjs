@@ -1,8 +1,11 @@
 // Bundles each public entry point into one ESM file (shared code in dist/chunks/), so importing an entry loads a
 // handful of modules instead of one per source file; Node's ESM loader cost is per module. Declarations come from
 // `tsc --emitDeclarationOnly` (see the `build` script), laid out per source file as before.
-import { chmodSync } from "node:fs";
+import { chmodSync, readFileSync } from "node:fs";
 import { build } from "esbuild";
+
+// The CLI's `--version` (src/cli/version.ts) is package.json's, written into the bundle.
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
 const LIBRARY = [
   "index",
@@ -40,6 +43,7 @@ await build({
   packages: "external",
   external: ["node:*"],
   tsconfig: "tsconfig.build.json",
+  define: { __MCPKIT_VERSION__: JSON.stringify(version) },
   minify: false,
   sourcemap: "linked",
   sourcesContent: false,

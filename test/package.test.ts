@@ -39,6 +39,10 @@ const DEPENDENCY_IMPORTER = join("src", "validation", "json-schema.ts");
 const AUTH_DEPENDENCY = "oauth4webapi";
 const AUTH_LAYER = join("src", "auth");
 const AUTH_ENTRIES = new Set(["./auth", "./auth/node"]);
+/** The YAML parser of the Skills frontmatter: imported under src/skills only, reached by mcpkit/skills(/node) alone. */
+const SKILLS_DEPENDENCY = "yaml";
+const SKILLS_LAYER = join("src", "skills");
+const SKILLS_ENTRIES = new Set(["./skills", "./skills/node"]);
 
 /** Static imports and re-exports of a built file, side-effect imports (`import "./chunk.js"`) included. */
 function builtImportsOf(file: string): string[] {
@@ -123,8 +127,15 @@ function walkBuilt(start: string, external: (spec: string) => boolean): Set<stri
 }
 
 describe("package shape", () => {
-  it("has two runtime dependencies: the raw JSON Schema validator, imported by one file of its own layer, and oauth4webapi, imported under src/auth only", () => {
-    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual([RUNTIME_DEPENDENCY, AUTH_DEPENDENCY].sort());
+  it("has three runtime dependencies: the raw JSON Schema validator, imported by one file of its own layer, oauth4webapi, imported under src/auth only, and yaml, imported under src/skills only", () => {
+    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual(
+      [RUNTIME_DEPENDENCY, AUTH_DEPENDENCY, SKILLS_DEPENDENCY].sort(),
+    );
+    const skillsImporters = sources
+      .filter((file) => importsOf(file).includes(SKILLS_DEPENDENCY))
+      .map((file) => relative(repoRoot, file));
+    expect(skillsImporters.length).toBeGreaterThan(0);
+    expect(skillsImporters.filter((file) => !file.startsWith(`${SKILLS_LAYER}/`))).toEqual([]);
     const authImporters = sources
       .filter((file) => importsOf(file).includes(AUTH_DEPENDENCY))
       .map((file) => relative(repoRoot, file));
@@ -200,6 +211,7 @@ describe("package shape", () => {
           if (spec === RUNTIME_DEPENDENCY && relative(repoRoot, file) === DEPENDENCY_IMPORTER) continue;
           if (spec === REDIS_PEER && layer === "redis") continue;
           if (spec === AUTH_DEPENDENCY && layer === "auth") continue;
+          if (spec === SKILLS_DEPENDENCY && layer === "skills") continue;
           if (!(NODE_ONLY_LAYERS.has(layer) && spec.startsWith("node:"))) {
             problems.push(`${relative(repoRoot, file)} imports package ${spec}`);
           }
@@ -270,7 +282,8 @@ describe("package shape", () => {
           (NODE_ONLY_ENTRIES.has(entry) && spec.startsWith("node:")) ||
           (entry === "./validation" && spec === RUNTIME_DEPENDENCY) ||
           (entry === "./redis" && spec === REDIS_PEER) ||
-          (AUTH_ENTRIES.has(entry) && spec === AUTH_DEPENDENCY),
+          (AUTH_ENTRIES.has(entry) && spec === AUTH_DEPENDENCY) ||
+          (SKILLS_ENTRIES.has(entry) && spec === SKILLS_DEPENDENCY),
       );
       // Only mcpkit/redis reaches the Redis client and only mcpkit/auth(/node) the OAuth library; the core stays free of both.
       const reachesRedis = [...seen].some((file) => builtImportsOf(file).includes(REDIS_PEER));
@@ -281,6 +294,9 @@ describe("package shape", () => {
       // Only mcpkit/auth (and mcpkit/auth/node) reach oauth4webapi: the core's import graph stays free of it.
       const reachesAuth = [...seen].some((file) => builtImportsOf(file).includes(AUTH_DEPENDENCY));
       expect(reachesAuth, entry).toBe(AUTH_ENTRIES.has(entry));
+      // Only mcpkit/skills (and mcpkit/skills/node) reach the YAML parser.
+      const reachesYaml = [...seen].some((file) => builtImportsOf(file).includes(SKILLS_DEPENDENCY));
+      expect(reachesYaml, entry).toBe(SKILLS_ENTRIES.has(entry));
       // The core entries share code with the others through chunks; the walk must have gone into them.
       if (entry === "." || entry === "./server" || entry === "./client") {
         expect(

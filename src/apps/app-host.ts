@@ -1,10 +1,11 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
+import { checkOptions, optionError } from "../jsonrpc/config-check.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import type { Implementation } from "../protocol/types/common.js";
 import type { CallToolResult, Tool } from "../protocol/types/tools.js";
 import { bridgeBounds } from "./bridge-options.js";
 import { BRIDGE_METHODS as M } from "./constants.js";
-import { checkKeys, invalidOption } from "./errors.js";
+import type { BridgeEndpoint } from "./endpoint.js";
 import type { AppHostOptions } from "./host-options.js";
 import { hostRequest } from "./host-requests.js";
 import { BridgeLifecycle, type BridgePhase } from "./lifecycle.js";
@@ -68,12 +69,12 @@ export class AppHost {
   private toolsCache: Promise<readonly Tool[]> | undefined;
 
   constructor(options: AppHostOptions) {
-    const opts = checkKeys("options", options, KEYS) as AppHostOptions;
+    const opts = checkOptions(options, KEYS, "options") as AppHostOptions;
     if (opts.endpoint === undefined || typeof opts.endpoint.post !== "function") {
-      throw invalidOption("options.endpoint", "must be a BridgeEndpoint");
+      throw optionError("options.endpoint", "must be a BridgeEndpoint");
     }
     if (typeof opts.hostInfo?.name !== "string" || typeof opts.hostInfo.version !== "string") {
-      throw invalidOption("options.hostInfo", "must have a name and a version");
+      throw optionError("options.hostInfo", "must have a name and a version");
     }
     this.options = opts;
     this.context = { ...(opts.hostContext ?? {}) };

@@ -1,4 +1,5 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
+import { checkOptions, optionError } from "../jsonrpc/config-check.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import type { Implementation, LoggingLevel } from "../protocol/types/common.js";
 import type { ContentBlock } from "../protocol/types/content.js";
@@ -6,7 +7,6 @@ import type { CallToolResult, Tool } from "../protocol/types/tools.js";
 import { type BridgeLimits, bridgeBounds } from "./bridge-options.js";
 import { BRIDGE_PROTOCOL_VERSION, BRIDGE_METHODS as M } from "./constants.js";
 import type { BridgeEndpoint } from "./endpoint.js";
-import { checkKeys, invalidOption } from "./errors.js";
 import { BridgeLifecycle } from "./lifecycle.js";
 import { BridgePeer, type BridgeProblem } from "./peer.js";
 import type {
@@ -114,12 +114,12 @@ export class AppView {
   private lastSize = "";
 
   constructor(options: AppViewOptions) {
-    const opts = checkKeys("options", options, KEYS) as AppViewOptions;
+    const opts = checkOptions(options, KEYS, "options") as AppViewOptions;
     if (opts.endpoint === undefined || typeof opts.endpoint.post !== "function") {
-      throw invalidOption("options.endpoint", "must be a BridgeEndpoint");
+      throw optionError("options.endpoint", "must be a BridgeEndpoint");
     }
     if (typeof opts.appInfo?.name !== "string" || typeof opts.appInfo.version !== "string") {
-      throw invalidOption("options.appInfo", "must have a name and a version");
+      throw optionError("options.appInfo", "must have a name and a version");
     }
     this.options = opts;
     this.peer = new BridgePeer(opts.endpoint, bridgeBounds("options", opts.limits, opts.requestTimeoutMs), {

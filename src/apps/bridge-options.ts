@@ -1,5 +1,5 @@
+import { checkOptions, positiveInteger } from "../jsonrpc/config-check.js";
 import { APP_LIMITS } from "./constants.js";
-import { checkKeys, positiveInt } from "./errors.js";
 
 /** The bounds of a bridge end: message size, JSON depth and nodes, and its own requests. */
 export interface BridgeLimits {
@@ -25,12 +25,16 @@ export function bridgeBounds(
   maxPending: number;
   requestTimeoutMs: number;
 } {
-  const given = checkKeys(`${name}.limits`, limits, ["messageBytes", "jsonDepth", "jsonNodes", "maxPending"]);
+  const given = checkOptions(
+    limits,
+    ["messageBytes", "jsonDepth", "jsonNodes", "maxPending"],
+    `${name}.limits`,
+  );
   return {
-    messageBytes: positiveInt(`${name}.limits.messageBytes`, given.messageBytes, APP_LIMITS.messageBytes),
-    jsonDepth: positiveInt(`${name}.limits.jsonDepth`, given.jsonDepth, APP_LIMITS.jsonDepth),
-    jsonNodes: positiveInt(`${name}.limits.jsonNodes`, given.jsonNodes, APP_LIMITS.jsonNodes),
-    maxPending: positiveInt(`${name}.limits.maxPending`, given.maxPending, 64),
-    requestTimeoutMs: positiveInt(`${name}.requestTimeoutMs`, requestTimeoutMs, 30_000),
+    messageBytes: positiveInteger(given.messageBytes, APP_LIMITS.messageBytes, `${name}.limits.messageBytes`),
+    jsonDepth: positiveInteger(given.jsonDepth, APP_LIMITS.jsonDepth, `${name}.limits.jsonDepth`),
+    jsonNodes: positiveInteger(given.jsonNodes, APP_LIMITS.jsonNodes, `${name}.limits.jsonNodes`),
+    maxPending: positiveInteger(given.maxPending, 64, `${name}.limits.maxPending`),
+    requestTimeoutMs: positiveInteger(requestTimeoutMs, 30_000, `${name}.requestTimeoutMs`),
   };
 }

@@ -1,8 +1,9 @@
+import { checkOptions } from "../jsonrpc/config-check.js";
 import type { JsonSchema } from "../protocol/types/tools.js";
 import type { SchemaInput, ToolDefinition } from "../server/index.js";
 import { APP_LIMITS, APP_MIME_TYPE, RESOURCE_URI_META_KEY } from "./constants.js";
 import { checkUiContent } from "./content.js";
-import { appRuleError, checkKeys, viewLimits } from "./errors.js";
+import { appRuleError, viewLimits } from "./errors.js";
 import { checkResourceUiMeta, checkUiUri, checkVisibility, frozenCopy, toolUiLink } from "./meta.js";
 import type { AppVisibility, UiResourceMeta } from "./types.js";
 
@@ -77,7 +78,7 @@ export interface AppDefinition<
 export function defineApp<I extends SchemaInput = JsonSchema, O extends SchemaInput | undefined = undefined>(
   input: AppInput<I, O>,
 ): AppDefinition<I, O> {
-  const given = checkKeys("app", input, ["tool", "visibility", "resource", "content", "limits"]);
+  const given = checkOptions(input, ["tool", "visibility", "resource", "content", "limits"], "app");
   const limits = viewLimits("app.limits", given.limits);
   const { tool, resource, content } = given;
   if (typeof tool !== "object" || tool === null || typeof tool.name !== "string" || tool.name === "") {

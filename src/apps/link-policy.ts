@@ -1,4 +1,4 @@
-import { checkKeys, invalidOption } from "./errors.js";
+import { checkOptions, optionError } from "../jsonrpc/config-check.js";
 
 /** Options of {@link checkOpenLink}; unknown keys are refused. */
 export interface OpenLinkPolicy {
@@ -23,12 +23,11 @@ const SCHEME = /^[a-z][a-z0-9+.-]*$/;
  * checkOpenLink("javascript:alert(1)"); // { ok: false, reason: "the scheme javascript: is never opened" }
  */
 export function checkOpenLink(url: unknown, policy?: OpenLinkPolicy): OpenLinkVerdict {
-  const opts = checkKeys("policy", policy, ["schemes"]);
+  const opts = checkOptions(policy, ["schemes"], "policy");
   const extra = new Set<string>();
   for (const scheme of opts.schemes ?? []) {
     const name = String(scheme).toLowerCase();
-    if (!SCHEME.test(name) || NEVER.has(name))
-      throw invalidOption("policy.schemes", `cannot allow ${scheme}`);
+    if (!SCHEME.test(name) || NEVER.has(name)) throw optionError("policy.schemes", `cannot allow ${scheme}`);
     extra.add(name);
   }
   if (typeof url !== "string" || url === "")

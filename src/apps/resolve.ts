@@ -1,8 +1,9 @@
+import { checkOptions } from "../jsonrpc/config-check.js";
 import type { Resource } from "../protocol/types/resources.js";
 import type { Tool } from "../protocol/types/tools.js";
 import { APP_LIMITS, APP_MIME_TYPE } from "./constants.js";
 import { checkUiContent } from "./content.js";
-import { appRuleError, checkKeys, viewLimits } from "./errors.js";
+import { appRuleError, viewLimits } from "./errors.js";
 import { checkResourceUiMeta, toolUiLink, visibilityOf } from "./meta.js";
 import type { AppVisibility, UiResourceMeta } from "./types.js";
 
@@ -55,7 +56,7 @@ export async function resolveApp(
   tool: Tool,
   options?: ResolveAppOptions,
 ): Promise<ResolvedApp> {
-  const opts = checkKeys("options", options, ["listing", "limits", "signal", "timeoutMs"]);
+  const opts = checkOptions(options, ["listing", "limits", "signal", "timeoutMs"], "options");
   const limits = viewLimits("options.limits", opts.limits);
   const link = toolUiLink(tool._meta, "PROTOCOL");
   if (link === undefined)

@@ -1,4 +1,4 @@
-import { checkKeys } from "./errors.js";
+import { checkOptions } from "../jsonrpc/config-check.js";
 import type { UiCsp, UiPermissions, UiResourceMeta } from "./types.js";
 
 /** Options of {@link appSandbox}; unknown keys are refused. */
@@ -71,7 +71,7 @@ export function allowAttribute(permissions: UiPermissions | undefined): string {
  * iframe.setAttribute("allow", allow);
  */
 export function appSandbox(ui: UiResourceMeta | undefined, options?: AppSandboxOptions): AppSandbox {
-  const opts = checkKeys("options", options, ["allowDomain", "grant"]);
+  const opts = checkOptions(options, ["allowDomain", "grant"], "options");
   const declared = ui?.csp;
   const kept: UiCsp = {};
   for (const list of LISTS) {

@@ -1,3 +1,4 @@
+import { optionError } from "../jsonrpc/config-check.js";
 import type { CallToolResult, JsonSchema } from "../protocol/types/tools.js";
 import {
   type InferArgs,
@@ -13,7 +14,6 @@ import {
 } from "../server/index.js";
 import { APP_MIME_TYPE, APPS_EXTENSION_ID } from "./constants.js";
 import type { AppDefinition } from "./definition.js";
-import { invalidOption } from "./errors.js";
 import type { UiClientCapability } from "./types.js";
 
 /**
@@ -94,7 +94,7 @@ export function appsHandler(apps: readonly AppRegistration[], base: ServerHandle
 }
 
 function invalidTwice(kind: string, name: string): never {
-  throw invalidOption(`apps ${kind} ${name}`, "is given twice");
+  throw optionError(`apps ${kind} ${name}`, "is given twice");
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ConnectionInfo } from "../client/index.js";
+import { base64ByteLength } from "../jsonrpc/base64.js";
 import type {
   CallToolResult,
   CompleteResult,
@@ -125,7 +126,7 @@ export function renderContent(block: ContentBlock): string {
       return safe(block.text);
     case "image":
     case "audio":
-      return `[${block.type} ${safe(block.mimeType)}, ${base64Bytes(block.data)} bytes]`;
+      return `[${block.type} ${safe(block.mimeType)}, ${base64ByteLength(block.data)} bytes]`;
     case "resource_link":
       return `[resource link ${safe(block.uri)}${block.name ? ` (${oneLine(block.name)})` : ""}]`;
     case "resource":
@@ -138,7 +139,7 @@ export function renderContent(block: ContentBlock): string {
 function renderResourceContents(contents: ResourceContents): string {
   if ("text" in contents && typeof contents.text === "string") return safe(contents.text);
   const blob = (contents as { blob?: string }).blob ?? "";
-  return `[blob ${safe(contents.mimeType ?? "")} ${base64Bytes(blob)} bytes: ${safe(contents.uri)}]`;
+  return `[blob ${safe(contents.mimeType ?? "")} ${base64ByteLength(blob)} bytes: ${safe(contents.uri)}]`;
 }
 
 export function renderCallResult(result: CallToolResult): string {
@@ -173,9 +174,4 @@ export function renderCompletion(result: CompleteResult): string {
 /** The text with one line end at the end (a text that has one keeps it, without a blank line after). */
 function endLine(text: string): string {
   return text.endsWith("\n") ? text : `${text}\n`;
-}
-
-function base64Bytes(data: string): number {
-  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
 }

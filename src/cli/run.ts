@@ -9,9 +9,7 @@ import { openSession, type Session } from "./session.js";
 import { safe } from "./table.js";
 import { type OpenedTarget, openTarget } from "./target.js";
 import { USAGE } from "./usage.js";
-
-/** The package version the CLI reports. */
-export const VERSION = "0.1.0";
+import { VERSION } from "./version.js";
 
 /** Most lines of a stdio server's stderr shown when the connection fails. */
 const STDERR_LINES = 10;

@@ -8,10 +8,11 @@ import type { Output } from "./io.js";
 import { LineReader } from "./line-reader.js";
 import { safe } from "./table.js";
 import type { OpenedTarget } from "./target.js";
+import { VERSION } from "./version.js";
 import { watchClose } from "./watch-close.js";
 
 /** The CLI's name and version, as sent to servers. */
-export const CLI_INFO = { name: "mcpkit-cli", version: "0.1.0" } as const;
+export const CLI_INFO = { name: "mcpkit-cli", version: VERSION } as const;
 
 /** A connected client and the hooks a command can redirect. */
 export interface Session {

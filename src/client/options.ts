@@ -1,3 +1,4 @@
+import { nonNegativeInteger, positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { DEFAULT_LOG_INTERVAL_MS, limitLogger } from "../jsonrpc/log-limiter.js";
 import { isObject } from "../jsonrpc/message.js";
@@ -223,20 +224,12 @@ export function checkTimeout(key: string, value: unknown, fallback: number): num
 
 /** A positive integer count, or the fallback when absent. */
 export function checkCount(key: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-    throw invalid(key, "must be a positive integer");
-  }
-  return value;
+  return positiveInteger(value, fallback, key);
 }
 
 /** A non-negative integer count (0 allowed), or the fallback when absent. */
 function checkQueueSize(key: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-    throw invalid(key, "must be a non-negative integer");
-  }
-  return value;
+  return nonNegativeInteger(value, fallback, key);
 }
 
 function invalid(key: string, problem: string): McpkitError {

@@ -1,36 +1,89 @@
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const INDEX = new Map([...ALPHABET].map((ch, i) => [ch, i]));
+/**
+ * Base64 (RFC 4648 §4, padded) and base64url (§5, unpadded), platform-neutral: no `Buffer`, `btoa` or `atob`.
+ * Decoders are strict and answer `undefined` for anything that is not their form.
+ */
 
-/** Standard, padded base64 of `bytes`. */
-export function toBase64(bytes: Uint8Array): string {
+const STANDARD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const URL_SAFE = `${STANDARD.slice(0, 62)}-_`;
+
+/** Index of each character code below 128 in `alphabet`, -1 for the others. */
+function lookup(alphabet: string): Int8Array {
+  const table = new Int8Array(128).fill(-1);
+  for (let i = 0; i < alphabet.length; i++) table[alphabet.charCodeAt(i)] = i;
+  return table;
+}
+
+const STANDARD_LOOKUP = lookup(STANDARD);
+const URL_SAFE_LOOKUP = lookup(URL_SAFE);
+
+/** The digits of `bytes` in `alphabet`, without padding. */
+function encode(bytes: Uint8Array, alphabet: string): string {
   let out = "";
   for (let i = 0; i < bytes.length; i += 3) {
     const b = bytes[i + 1];
     const c = bytes[i + 2];
     const n = ((bytes[i] ?? 0) << 16) | ((b ?? 0) << 8) | (c ?? 0);
-    out += ALPHABET[(n >> 18) & 63];
-    out += ALPHABET[(n >> 12) & 63];
-    out += b === undefined ? "=" : ALPHABET[(n >> 6) & 63];
-    out += c === undefined ? "=" : ALPHABET[n & 63];
+    out += alphabet[(n >> 18) & 63];
+    out += alphabet[(n >> 12) & 63];
+    if (b !== undefined) out += alphabet[(n >> 6) & 63];
+    if (c !== undefined) out += alphabet[n & 63];
   }
   return out;
+}
+
+/**
+ * The bytes of unpadded `digits` in the alphabet of `table`; `undefined` for a stray character or a length that no
+ * byte string has. With `canonical`, the unused low bits of the last digit must be zero (one encoding per bytes).
+ */
+function decode(digits: string, table: Int8Array, canonical: boolean): Uint8Array | undefined {
+  if (digits.length % 4 === 1) return undefined;
+  const out = new Uint8Array(Math.floor((digits.length * 3) / 4));
+  let bits = 0;
+  let value = 0;
+  let o = 0;
+  for (let i = 0; i < digits.length; i++) {
+    const code = digits.charCodeAt(i);
+    const digit = code < 128 ? (table[code] ?? -1) : -1;
+    if (digit < 0) return undefined;
+    value = ((value << 6) | digit) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (value >> bits) & 255;
+    }
+  }
+  if (canonical && (value & ((1 << bits) - 1)) !== 0) return undefined;
+  return out;
+}
+
+/** Standard, padded base64 of `bytes`. */
+export function toBase64(bytes: Uint8Array): string {
+  const digits = encode(bytes, STANDARD);
+  return digits + "=".repeat((4 - (digits.length % 4)) % 4);
 }
 
 /** Strict standard base64 (padded to a multiple of 4, `=` only at the end); `undefined` for anything else. */
 export function fromBase64(text: string): Uint8Array | undefined {
   if (text.length % 4 !== 0) return undefined;
   const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
-  const out = new Uint8Array((text.length / 4) * 3 - padding);
-  let o = 0;
-  for (let i = 0; i < text.length; i += 4) {
-    let n = 0;
-    for (let j = 0; j < 4; j++) {
-      const ch = text[i + j] ?? "";
-      const value = ch === "=" && i + 4 === text.length && j >= 4 - padding ? 0 : INDEX.get(ch);
-      if (value === undefined) return undefined;
-      n = (n << 6) | value;
-    }
-    for (const shift of [16, 8, 0]) if (o < out.length) out[o++] = (n >> shift) & 255;
-  }
-  return out;
+  return decode(text.slice(0, text.length - padding), STANDARD_LOOKUP, false);
+}
+
+/** Base64url of `bytes`, without padding. */
+export function toBase64url(bytes: Uint8Array): string {
+  return encode(bytes, URL_SAFE);
+}
+
+/**
+ * Strict base64url without padding; `undefined` for anything else (a stray character, `=`, a bad length, unused
+ * bits that are not zero), so each byte string has exactly one accepted encoding.
+ */
+export function fromBase64url(text: string): Uint8Array | undefined {
+  return decode(text, URL_SAFE_LOOKUP, true);
+}
+
+/** How many bytes padded base64 `text` of valid length decodes to, counted without decoding it (never negative). */
+export function base64ByteLength(text: string): number {
+  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
+  return Math.max(0, Math.floor((text.length * 3) / 4) - padding);
 }

@@ -1,5 +1,5 @@
 import { createClient } from "redis";
-import { McpkitError } from "../jsonrpc/errors.js";
+import { checkKeys, optionError, positiveInteger } from "../jsonrpc/config-check.js";
 import {
   type Cluster,
   type ClusterBus,
@@ -159,17 +159,12 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
 }
 
 function checkOptions(options: RedisClusterOptions): Required<RedisClusterOptions> {
-  const invalid = (key: string, problem: string) =>
-    new McpkitError("INVALID_CONFIG", `redis option ${key} ${problem}`, { details: { key } });
+  const prefix = "redis option ";
+  const invalid = (key: string, problem: string) => optionError(key, problem, prefix);
   if (typeof options !== "object" || options === null) throw invalid("options", "must be an object");
-  for (const key of Object.keys(options)) if (!OPTION_KEYS.has(key)) throw invalid(key, "is not an option");
-  const positive = (key: keyof RedisClusterOptions, fallback: number): number => {
-    const value = options[key] ?? fallback;
-    if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-      throw invalid(key, "must be a positive integer");
-    }
-    return value;
-  };
+  checkKeys(options, OPTION_KEYS, prefix);
+  const positive = (key: keyof RedisClusterOptions, fallback: number): number =>
+    positiveInteger(options[key] ?? fallback, fallback, key, prefix);
   for (const key of ["url", "prefix"] as const) {
     if (options[key] !== undefined && typeof options[key] !== "string")
       throw invalid(key, "must be a string");

@@ -1,6 +1,7 @@
 import { constants, type Stats } from "node:fs";
 import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
+import { checkKeys, positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import {
   createSkillCatalogue,
@@ -40,13 +41,13 @@ function invalid(path: string, problem: string): McpkitError {
 }
 
 function bound(key: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-    throw new McpkitError("INVALID_CONFIG", `options.${key} must be a positive integer`, {
-      details: { key },
-    });
-  }
-  return value;
+  return positiveInteger(
+    value,
+    fallback,
+    key,
+    (name, problem) =>
+      new McpkitError("INVALID_CONFIG", `options.${name} ${problem}`, { details: { key: name } }),
+  );
 }
 
 /** A file found under the root: its `/`-separated path and the real path to read. */
@@ -141,8 +142,7 @@ export async function readSkillDefinitions(
   root: string,
   options: Omit<LoadSkillDirectoryOptions, "scheme" | "pageSize" | "limits"> = {},
 ): Promise<SkillDefinition[]> {
-  for (const key of Object.keys(options))
-    if (!OPTION_KEYS.includes(key)) throw invalid(`options.${key}`, "is not an option");
+  checkKeys(options, OPTION_KEYS, invalid, "options.");
   const maxFiles = bound("maxFiles", options.maxFiles, LOADER_DEFAULTS.maxFiles);
   const maxBytes = bound("maxBytes", options.maxBytes, LOADER_DEFAULTS.maxBytes);
   const maxFileBytes = bound("maxFileBytes", options.maxFileBytes, LOADER_DEFAULTS.maxFileBytes);

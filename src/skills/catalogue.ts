@@ -1,3 +1,4 @@
+import { checkOptions, optionError, positiveInteger } from "../jsonrpc/config-check.js";
 import type { MetaObject } from "../protocol/types/common.js";
 import type { ReadResourceResult, Resource } from "../protocol/types/resources.js";
 import { skillDigest, toBase64, utf8 } from "./bytes.js";
@@ -5,13 +6,13 @@ import { DIRECTORY_MIME_TYPE, SKILL_MD, SKILL_MD_MIME_TYPE } from "./constants.j
 import { type SkillLimits, skillEntryProblems, skillLimitProblem } from "./entry.js";
 import { parseSkillMd } from "./frontmatter.js";
 import { mimeTypeOf } from "./mime.js";
-import { checkOptionKeys, invalidConfig, positiveInteger, skillLimitOptions } from "./options.js";
+import { skillLimitOptions } from "./options.js";
 import { page } from "./paging.js";
 import { renderSkillMd } from "./render.js";
 import { markPublished, type SkillSource } from "./source.js";
 import type { SkillEntry, SkillFrontmatter } from "./types.js";
 import { canonicalUri, encodeSegment, skillUriParts, uriProblem } from "./uri.js";
-import { FrontmatterError } from "./yaml-scalars.js";
+import { FrontmatterError } from "./yaml.js";
 
 /** A file's content: text (served as `text`) or bytes (served as a base64 `blob`), optionally with its MIME type. */
 export type SkillFileContent =
@@ -65,7 +66,7 @@ const DEFINITION_KEYS = ["prefix", "skillMd", "frontmatter", "body", "files", "_
 function splitPath(what: string, path: string): string[] {
   const segments = path.split("/");
   if (segments.some((segment) => segment === "" || segment === "." || segment === "..")) {
-    throw invalidConfig(what, `"${path}" must be a relative path without empty, . or .. segments`);
+    throw optionError(what, `"${path}" must be a relative path without empty, . or .. segments`);
   }
   return segments;
 }
@@ -96,25 +97,25 @@ function contentOf(
   ) {
     return { bytes: content.bytes, ...(content.mimeType && { mimeType: content.mimeType }) };
   }
-  throw invalidConfig(`files["${path}"]`, "must be a string, a Uint8Array, {text} or {bytes}");
+  throw optionError(`files["${path}"]`, "must be a string, a Uint8Array, {text} or {bytes}");
 }
 
 function skillMdOf(index: number, definition: SkillDefinition): string {
   const at = `skills[${index}]`;
   if (definition.skillMd !== undefined) {
     if (definition.frontmatter !== undefined || definition.body !== undefined) {
-      throw invalidConfig(at, "takes skillMd, or frontmatter and body, not both");
+      throw optionError(at, "takes skillMd, or frontmatter and body, not both");
     }
-    if (typeof definition.skillMd !== "string") throw invalidConfig(`${at}.skillMd`, "must be a string");
+    if (typeof definition.skillMd !== "string") throw optionError(`${at}.skillMd`, "must be a string");
     return definition.skillMd;
   }
   if (typeof definition.frontmatter !== "object" || definition.frontmatter === null) {
-    throw invalidConfig(at, "needs skillMd, or frontmatter (and a body)");
+    throw optionError(at, "needs skillMd, or frontmatter (and a body)");
   }
   try {
     return renderSkillMd(definition.frontmatter, definition.body ?? "");
   } catch (error) {
-    throw invalidConfig(`${at}.frontmatter`, (error as Error).message);
+    throw optionError(`${at}.frontmatter`, (error as Error).message);
   }
 }
 
@@ -245,38 +246,38 @@ export async function createSkillCatalogue(
   skills: readonly SkillDefinition[],
   options?: SkillCatalogueOptions,
 ): Promise<SkillCatalogue> {
-  const opts = checkOptionKeys("options", options, ["scheme", "pageSize", "limits"]);
+  const opts = checkOptions(options, ["scheme", "pageSize", "limits"], "options");
   const scheme = opts.scheme ?? "skill";
   if (typeof scheme !== "string" || !/^[a-z][a-z0-9+.-]*$/.test(scheme)) {
-    throw invalidConfig("options.scheme", "must be a lowercase URI scheme");
+    throw optionError("options.scheme", "must be a lowercase URI scheme");
   }
-  const pageSize = positiveInteger("options.pageSize", opts.pageSize, 100);
+  const pageSize = positiveInteger(opts.pageSize, 100, "options.pageSize");
   const limits = skillLimitOptions(opts.limits);
-  if (!Array.isArray(skills)) throw invalidConfig("skills", "must be an array");
+  if (!Array.isArray(skills)) throw optionError("skills", "must be an array");
   const entries: SkillEntry[] = [];
   const declared = new Set<string>();
   const files = new Map<string, CatalogueFile>();
   const roots: string[] = [];
   for (const [index, definition] of skills.entries()) {
     const at = `skills[${index}]`;
-    checkOptionKeys(at, definition, DEFINITION_KEYS);
+    checkOptions(definition, DEFINITION_KEYS, at);
     const skillMd = skillMdOf(index, definition);
     let frontmatter: SkillEntry["frontmatter"];
     try {
       frontmatter = parseSkillMd(skillMd).frontmatter as SkillFrontmatter;
     } catch (error) {
       if (!(error instanceof FrontmatterError)) throw error;
-      throw invalidConfig(`${at}.skillMd`, `has frontmatter mcpkit cannot read: ${error.message}`);
+      throw optionError(`${at}.skillMd`, `has frontmatter mcpkit cannot read: ${error.message}`);
     }
     const name = typeof frontmatter.name === "string" ? frontmatter.name : "";
     if (definition.prefix !== undefined && typeof definition.prefix !== "string") {
-      throw invalidConfig(`${at}.prefix`, "must be a string");
+      throw optionError(`${at}.prefix`, "must be a string");
     }
     if (
       definition.files !== undefined &&
       (typeof definition.files !== "object" || definition.files === null)
     ) {
-      throw invalidConfig(`${at}.files`, "must be an object");
+      throw optionError(`${at}.files`, "must be an object");
     }
     const prefix = definition.prefix === undefined ? [] : splitPath(`${at}.prefix`, definition.prefix);
     const root = `${scheme}://${[...prefix, name].map(encodeSegment).join("/")}`;
@@ -288,13 +289,12 @@ export async function createSkillCatalogue(
     const resources = [];
     for (const [path, content] of inputs) {
       const segments = splitPath(`${at}.files`, path);
-      if (path === SKILL_MD && content !== skillMd)
-        throw invalidConfig(`${at}.files`, "cannot hold SKILL.md");
+      if (path === SKILL_MD && content !== skillMd) throw optionError(`${at}.files`, "cannot hold SKILL.md");
       const file = contentOf(path, content);
       const fileUri = `${root}/${segments.map(encodeSegment).join("/")}`;
       const problem = uriProblem(fileUri);
       if (problem !== undefined)
-        throw invalidConfig(`${at}.files["${path}"]`, `gives the URI ${fileUri}, which ${problem}`);
+        throw optionError(`${at}.files["${path}"]`, `gives the URI ${fileUri}, which ${problem}`);
       const digest = await skillDigest(file.bytes);
       const served: CatalogueFile = {
         uri: fileUri,
@@ -306,7 +306,7 @@ export async function createSkillCatalogue(
       };
       const known = files.get(canonicalUri(fileUri));
       if (known !== undefined && known.digest !== digest) {
-        throw invalidConfig(`${at}.files["${path}"]`, `differs from another skill's copy of ${fileUri}`);
+        throw optionError(`${at}.files["${path}"]`, `differs from another skill's copy of ${fileUri}`);
       }
       files.set(canonicalUri(fileUri), served);
       resources.push({ uri: fileUri, digest, size: file.bytes.length });
@@ -320,8 +320,8 @@ export async function createSkillCatalogue(
     const problems = skillEntryProblems(entry, { mode: "publish" });
     const over = skillLimitProblem(entry, limits);
     if (over !== undefined) problems.push(`over the per-skill limits: ${over}`);
-    if (problems.length > 0) throw invalidConfig(at, `(${uri}) breaks SEP-2640: ${problems.join("; ")}`);
-    if (declared.has(canonicalUri(uri))) throw invalidConfig(at, `declares ${uri} twice`);
+    if (problems.length > 0) throw optionError(at, `(${uri}) breaks SEP-2640: ${problems.join("; ")}`);
+    if (declared.has(canonicalUri(uri))) throw optionError(at, `declares ${uri} twice`);
     declared.add(canonicalUri(uri));
     entries.push(entry);
     roots.push(skillUriParts(uri)?.root ?? root);

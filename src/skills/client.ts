@@ -1,11 +1,11 @@
 import type { RequestOptions } from "../client/index.js";
+import { checkOptions, optionError, positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import type { CacheHints } from "../protocol/types/common.js";
 import type { Resource } from "../protocol/types/resources.js";
 import { SKILLS_METHODS } from "./constants.js";
 import { skillEntryProblems } from "./entry.js";
 import { SkillVerificationError } from "./errors.js";
-import { checkOptionKeys, invalidConfig, positiveInteger } from "./options.js";
 import type { SkillEntry } from "./types.js";
 import { canonicalUri } from "./uri.js";
 
@@ -139,20 +139,17 @@ export async function listAllSkills(
   request: SkillsRequest,
   options?: ListAllSkillsOptions,
 ): Promise<{ skills: SkillEntry[]; invalid: InvalidSkillEntry[] }> {
-  const opts = checkOptionKeys("options", options, [
-    "maxPages",
-    "maxItems",
-    "maxBytes",
-    "timeoutMs",
-    "signal",
-    "meta",
-  ]);
-  const maxPages = positiveInteger("options.maxPages", opts.maxPages, LIST_ALL_SKILLS_DEFAULTS.maxPages);
-  const maxItems = positiveInteger("options.maxItems", opts.maxItems, LIST_ALL_SKILLS_DEFAULTS.maxItems);
-  const maxBytes = positiveInteger("options.maxBytes", opts.maxBytes, LIST_ALL_SKILLS_DEFAULTS.maxBytes);
+  const opts = checkOptions(
+    options,
+    ["maxPages", "maxItems", "maxBytes", "timeoutMs", "signal", "meta"],
+    "options",
+  );
+  const maxPages = positiveInteger(opts.maxPages, LIST_ALL_SKILLS_DEFAULTS.maxPages, "options.maxPages");
+  const maxItems = positiveInteger(opts.maxItems, LIST_ALL_SKILLS_DEFAULTS.maxItems, "options.maxItems");
+  const maxBytes = positiveInteger(opts.maxBytes, LIST_ALL_SKILLS_DEFAULTS.maxBytes, "options.maxBytes");
   const timeoutMs = opts.timeoutMs ?? LIST_ALL_SKILLS_DEFAULTS.timeoutMs;
   if (typeof timeoutMs !== "number" || !(timeoutMs > 0))
-    throw invalidConfig("options.timeoutMs", "must be positive");
+    throw optionError("options.timeoutMs", "must be positive");
   const deadline = Date.now() + timeoutMs;
   const raw: unknown[] = [];
   const seen = new Set<string>();

@@ -1,10 +1,10 @@
+import { checkOptions, nonNegativeInteger, optionError } from "../jsonrpc/config-check.js";
 import type { CacheHints } from "../protocol/types/common.js";
 import type { ReadResourceResult, Resource } from "../protocol/types/resources.js";
 import { MODERN_VERSION } from "../protocol/versions.js";
 import { invalidParams } from "../server/index.js";
 import { SKILLS_EXTENSION_ID, SKILLS_METHODS } from "./constants.js";
 import { skillEntryProblems } from "./entry.js";
-import { checkOptionKeys, invalidConfig } from "./options.js";
 import { checkSkillsSettings } from "./settings.js";
 import { isPublished, type SkillSource, type SkillsContext } from "./source.js";
 import type {
@@ -71,14 +71,11 @@ function checked(entry: SkillEntry): SkillEntry {
 }
 
 function checkCache(cache: Partial<CacheHints> | undefined): CacheHints {
-  const given = checkOptionKeys("options.cache", cache, ["ttlMs", "cacheScope"]);
-  const ttlMs = given.ttlMs ?? 0;
-  if (typeof ttlMs !== "number" || !Number.isSafeInteger(ttlMs) || ttlMs < 0) {
-    throw invalidConfig("options.cache.ttlMs", "must be a non-negative integer");
-  }
+  const given = checkOptions(cache, ["ttlMs", "cacheScope"], "options.cache");
+  const ttlMs = nonNegativeInteger(given.ttlMs ?? 0, 0, "options.cache.ttlMs");
   const cacheScope = given.cacheScope ?? "public";
   if (cacheScope !== "public" && cacheScope !== "private") {
-    throw invalidConfig("options.cache.cacheScope", 'must be "public" or "private"');
+    throw optionError("options.cache.cacheScope", 'must be "public" or "private"');
   }
   return { ttlMs, cacheScope };
 }
@@ -93,12 +90,12 @@ function checkCache(cache: Partial<CacheHints> | undefined): CacheHints {
  * const page = await skills.skillsList({}, { era: "2026-07-28" });
  */
 export function skillsHandlers(source: SkillSource, options?: SkillsOptions): SkillsHandlers {
-  const opts = checkOptionKeys("options", options, ["directoryRead", "cache"]);
+  const opts = checkOptions(options, ["directoryRead", "cache"], "options");
   const settings = checkSkillsSettings(
     opts.directoryRead === undefined ? {} : { directoryRead: opts.directoryRead },
   );
   if (settings.directoryRead && typeof source.readDirectory !== "function") {
-    throw invalidConfig("options.directoryRead", "needs a source with readDirectory");
+    throw optionError("options.directoryRead", "needs a source with readDirectory");
   }
   const cache = checkCache(opts.cache);
   const shaped = <T extends object>(context: SkillsContext, result: T): T =>

@@ -1,7 +1,6 @@
 import { FRONTMATTER_LIMITS, RESERVED_METADATA_PREFIX } from "./constants.js";
 import type { SkillJson } from "./types.js";
-import { parseFrontmatterYaml } from "./yaml.js";
-import { FrontmatterError } from "./yaml-scalars.js";
+import { FrontmatterError, parseFrontmatterYaml } from "./yaml.js";
 
 /** Opening `---` line, the YAML, a closing `---` line (trailing blanks allowed), as the conformance harness reads it. */
 const BLOCK = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;

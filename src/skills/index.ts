@@ -92,5 +92,4 @@ export {
   readSkillFile,
   type VerifiedSkillFile,
 } from "./verify.js";
-export { parseFrontmatterYaml } from "./yaml.js";
-export { FrontmatterError } from "./yaml-scalars.js";
+export { FrontmatterError, parseFrontmatterYaml } from "./yaml.js";

@@ -1,16 +1,16 @@
+import { fromBase64, toBase64url } from "../jsonrpc/base64.js";
 import { invalidParams } from "../server/index.js";
-import { decodeUtf8, fromBase64, toBase64, utf8 } from "./bytes.js";
+import { decodeUtf8, utf8 } from "./bytes.js";
 
 const PREFIX = "after:";
 
 /** An opaque cursor that resumes after `key` (base64url of `after:<key>`). */
 function encodeCursor(key: string): string {
-  return toBase64(utf8(PREFIX + key))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replace(/=+$/, "");
+  return toBase64url(utf8(PREFIX + key));
 }
 
+// Read as padded standard base64, which tolerates unused low bits that are not zero: a cursor of that form has
+// always been taken, and still is (fromBase64url would refuse it).
 function decodeCursor(cursor: string): string | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(cursor)) return undefined;
   const base64 = cursor.replaceAll("-", "+").replaceAll("_", "/");

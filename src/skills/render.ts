@@ -1,10 +1,10 @@
 import { frontmatterDifferences, parseSkillMd } from "./frontmatter.js";
 import type { SkillFrontmatter, SkillJson } from "./types.js";
-import { resolvePlain } from "./yaml-scalars.js";
+import { readsAsItself } from "./yaml.js";
 
 /** Plain (unquoted) text that reads back as the same string: printable ASCII, no indicator, no `: `/` #`, not a number or bool. */
 function isSafePlain(text: string): boolean {
-  return /^[A-Za-z0-9_(][ -~]*$/.test(text) && !/:(?: |$)| #| $/.test(text) && resolvePlain(text, 0) === text;
+  return /^[A-Za-z0-9_(][ -~]*$/.test(text) && !/:(?: |$)| #| $/.test(text) && readsAsItself(text);
 }
 
 function renderValue(value: SkillJson): string {
@@ -23,7 +23,7 @@ function renderValue(value: SkillJson): string {
  */
 export function renderSkillMd(frontmatter: SkillFrontmatter, body: string): string {
   const lines = Object.entries(frontmatter).map(([key, value]) => {
-    const plainKey = /^[A-Za-z_][A-Za-z0-9_./-]*$/.test(key) && resolvePlain(key, 0) === key;
+    const plainKey = /^[A-Za-z_][A-Za-z0-9_./-]*$/.test(key) && readsAsItself(key);
     return `${plainKey ? key : JSON.stringify(key)}: ${renderValue(value)}`;
   });
   const text = `---\n${lines.join("\n")}\n---\n${body}`;

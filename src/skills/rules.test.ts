@@ -10,7 +10,7 @@ import {
 } from "./frontmatter.js";
 import type { SkillEntry } from "./types.js";
 import { canonicalUri, isRegName, isWithinSkill, skillUriParts, uriProblem } from "./uri.js";
-import { FrontmatterError } from "./yaml-scalars.js";
+import { FrontmatterError } from "./yaml.js";
 
 const HELLO = "sha256:2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
 const DIGEST = `sha256:${"a".repeat(64)}`;

@@ -1,6 +1,6 @@
+import { optionError } from "../jsonrpc/config-check.js";
 import type { ServerCapabilities } from "../protocol/types/capabilities.js";
 import { SKILLS_EXTENSION_ID } from "./constants.js";
-import { invalidConfig } from "./options.js";
 import type { SkillsSettings } from "./types.js";
 
 /** Keys some drafts wrapped settings in; SEP-2640 puts settings directly under the id. */
@@ -17,17 +17,17 @@ const WRAPPER_KEYS = ["config", "specVersion", "stability", "id"];
 export function checkSkillsSettings(settings: unknown): SkillsSettings {
   const key = `extensions["${SKILLS_EXTENSION_ID}"]`;
   if (typeof settings !== "object" || settings === null || Array.isArray(settings)) {
-    throw invalidConfig(key, "must be an object ({} for no optional features)");
+    throw optionError(key, "must be an object ({} for no optional features)");
   }
   for (const name of Object.keys(settings)) {
     if (WRAPPER_KEYS.includes(name)) {
-      throw invalidConfig(`${key}.${name}`, "is a wrapper key; settings sit directly under the extension id");
+      throw optionError(`${key}.${name}`, "is a wrapper key; settings sit directly under the extension id");
     }
-    if (name !== "directoryRead") throw invalidConfig(`${key}.${name}`, "is not a setting of the extension");
+    if (name !== "directoryRead") throw optionError(`${key}.${name}`, "is not a setting of the extension");
   }
   const { directoryRead } = settings as { directoryRead?: unknown };
   if (directoryRead !== undefined && typeof directoryRead !== "boolean") {
-    throw invalidConfig(`${key}.directoryRead`, "must be a boolean");
+    throw optionError(`${key}.directoryRead`, "must be a boolean");
   }
   return directoryRead === true ? { directoryRead: true } : {};
 }

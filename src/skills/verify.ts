@@ -1,14 +1,15 @@
 import type { RequestOptions } from "../client/index.js";
+import { checkOptions } from "../jsonrpc/config-check.js";
 import { decodeUtf8, fromBase64, skillDigest, utf8 } from "./bytes.js";
 import type { SkillsRequest } from "./client.js";
 import { DYNAMIC } from "./constants.js";
 import { type SkillLimits, skillEntryProblems, skillLimitProblem } from "./entry.js";
 import { SkillVerificationError } from "./errors.js";
 import { frontmatterDifferences, parseSkillMd } from "./frontmatter.js";
-import { checkOptionKeys, skillLimitOptions } from "./options.js";
+import { skillLimitOptions } from "./options.js";
 import type { SkillEntry, SkillJson, SkillResourceEntry } from "./types.js";
 import { canonicalUri, isWithinSkill, skillUriParts, uriProblem } from "./uri.js";
-import { FrontmatterError } from "./yaml-scalars.js";
+import { FrontmatterError } from "./yaml.js";
 
 /** A skill file as read and checked against the held entry. */
 export interface VerifiedSkillFile {
@@ -195,14 +196,11 @@ export async function loadSkill(
   entry: SkillEntry,
   options?: LoadSkillOptions,
 ): Promise<LoadedSkill> {
-  const opts = checkOptionKeys("options", options, [
-    "limits",
-    "allowDynamic",
-    "signal",
-    "timeoutMs",
-    "onProgress",
-    "meta",
-  ]);
+  const opts = checkOptions(
+    options,
+    ["limits", "allowDynamic", "signal", "timeoutMs", "onProgress", "meta"],
+    "options",
+  );
   const limits = skillLimitOptions(opts.limits);
   const { limits: _limits, allowDynamic, ...requestOptions } = opts;
   const uri = checkSkillEntry(entry);

@@ -1,3 +1,4 @@
+import { nonNegativeInteger, positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 
 /** Where a subprocess's stderr goes. */
@@ -91,17 +92,12 @@ export function stdioPolicy(input: StdioPolicyInput = {}): StdioSecurityPolicy {
     if (!(key in DEFAULT_POLICY)) throw invalid(key, "is not a stdio policy key");
   }
   const policy = { ...base, ...definedOnly(overrides) };
-  for (const key of POSITIVE_KEYS) {
-    if (!Number.isSafeInteger(policy[key]) || policy[key] <= 0)
-      throw invalid(key, "must be a positive integer");
-  }
+  for (const key of POSITIVE_KEYS) positiveInteger(policy[key], undefined, key, invalid);
   const tail = policy.stderrTailBytes;
   if (!Number.isSafeInteger(tail) || tail < 0 || tail > MAX_STDERR_TAIL_BYTES) {
     throw invalid("stderrTailBytes", `must be an integer from 0 to ${MAX_STDERR_TAIL_BYTES}`);
   }
-  if (!Number.isSafeInteger(policy.shutdownTimeoutMs) || policy.shutdownTimeoutMs < 0) {
-    throw invalid("shutdownTimeoutMs", "must be a non-negative integer");
-  }
+  nonNegativeInteger(policy.shutdownTimeoutMs, undefined, "shutdownTimeoutMs", invalid);
   if (!["ignore", "capture", "inherit"].includes(policy.stderr)) {
     throw invalid("stderr", 'must be "ignore", "capture" or "inherit"');
   }

@@ -1,21 +1,21 @@
 /**
  * The custom protocol surface over a real stdio subprocess, both eras: an mcpkit Client launches the custom
- * fixture server (test/fixtures/stdio-server/custom-server.mjs, on the built package) and runs the shared
- * cases. Messages are validated twice: by a validating wrapper around the launcher's transport, and from the
+ * fixture server (test/fixtures/stdio-server/custom-server.ts, compiled by the global setup, on the built
+ * package) and runs the shared cases. Messages are validated twice: by a validating wrapper around the launcher's transport, and from the
  * fixture's wire log (every frame of the process, custom ones included).
  */
-import { fileURLToPath } from "node:url";
 import { describe } from "vitest";
 import { Client } from "../../src/client/client.js";
 import { launchStdio } from "../../src/stdio/index.js";
 import { useWireLogs } from "../fixtures/stdio-server/harness.js";
 import { type CustomHarness, customCases } from "../support/custom-cases.js";
+import { builtFixture } from "../support/fixture-build.js";
 import { LEGACY, MODERN } from "../support/interop-helpers.js";
 import { useWireValidation, WireValidator, wrapTransport } from "../support/validating-transport.js";
 
 useWireValidation();
 const logs = useWireLogs();
-const FIXTURE = fileURLToPath(new URL("../fixtures/stdio-server/custom-server.mjs", import.meta.url));
+const FIXTURE = builtFixture("custom-server");
 
 const harness: CustomHarness = {
   async connect(era, options = {}) {

@@ -8,13 +8,18 @@
  * const { server, seen } = customServer();
  * // a client calls "search/query" { q: "mcp" } -> { hits: ["mcp"] }
  */
+
+// Through the package name: the sources in the tests (vitest.config.ts aliases), the built package in the stdio
+// fixture compiled from this file (test/fixtures/stdio-server/custom-server.ts, see test/support/fixture-build.ts).
+import {
+  type BuilderOptions,
+  defineExtension,
+  defineRequest,
+  inputRequired,
+  type Server,
+  ServerBuilder,
+} from "mcpkit/server";
 import { z } from "zod";
-import type { BuilderOptions } from "../../src/server/authoring/builder.js";
-import { ServerBuilder } from "../../src/server/authoring/builder.js";
-import { defineRequest } from "../../src/server/custom/custom.js";
-import { defineExtension } from "../../src/server/custom/extension.js";
-import type { Server } from "../../src/server/server.js";
-import { inputRequired } from "../../src/server/state/input.js";
 import { accepted, askFor } from "./input-server.js";
 
 /** What a notification handler saw. */

@@ -7,11 +7,14 @@
  * const { server, calls } = inputServer();
  * // ... call "greet" twice; calls.greet === 2
  */
-import type { BuilderOptions } from "../../src/server/authoring/builder.js";
-import { ServerBuilder } from "../../src/server/authoring/builder.js";
-import type { RequestContext } from "../../src/server/core/context.js";
-import type { Server } from "../../src/server/server.js";
-import { inputRequired } from "../../src/server/state/input.js";
+// Through the package name, so the stdio custom fixture compiled from custom-server.ts runs it on the built package.
+import {
+  type BuilderOptions,
+  inputRequired,
+  type RequestContext,
+  type Server,
+  ServerBuilder,
+} from "mcpkit/server";
 
 /** An elicitation asking for one string field. */
 export function askFor(field: string, message = `Your ${field}?`) {

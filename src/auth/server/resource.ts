@@ -1,4 +1,5 @@
-import { McpkitError } from "../../jsonrpc/errors.js";
+import { checkKeys as checkOptionKeys, optionError } from "../../jsonrpc/config-check.js";
+import type { McpkitError } from "../../jsonrpc/errors.js";
 
 const WELL_KNOWN = "/.well-known/oauth-protected-resource";
 
@@ -58,7 +59,7 @@ export function isLoopback(hostname: string): boolean {
 
 /** An `INVALID_CONFIG` error naming the option. */
 export function invalid(key: string, problem: string): McpkitError {
-  return new McpkitError("INVALID_CONFIG", `auth option ${key} ${problem}`, { details: { key } });
+  return optionError(key, problem, "auth option ");
 }
 
 /** Rejects keys that are not options. */
@@ -66,7 +67,7 @@ export function checkKeys(what: string, options: unknown, keys: readonly string[
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw invalid(what, "must be an object");
   }
-  for (const key of Object.keys(options)) if (!keys.includes(key)) throw invalid(key, "is not an option");
+  checkOptionKeys(options, keys, "auth option ");
 }
 
 /** A list of scope tokens (RFC 6749 §3.3: printable ASCII, no space, quote or backslash). */

@@ -1,3 +1,4 @@
+import { positiveInteger } from "../../jsonrpc/config-check.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 
 /**
@@ -86,10 +87,7 @@ export function httpClientPolicy(input: HttpClientPolicyInput = {}): HttpClientS
   }
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
   const policy = { ...base, ...defined } as HttpClientSecurityPolicy;
-  for (const key of COUNT_KEYS) {
-    if (!Number.isSafeInteger(policy[key]) || policy[key] <= 0)
-      throw invalid(key, "must be a positive integer");
-  }
+  for (const key of COUNT_KEYS) positiveInteger(policy[key], undefined, key, invalid);
   for (const key of TIMEOUT_KEYS) {
     const value = policy[key];
     if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {

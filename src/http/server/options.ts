@@ -1,4 +1,11 @@
 import { type Clock, isClock, systemClock } from "../../jsonrpc/clock.js";
+import {
+  checkKeys,
+  NOT_AN_OPTION,
+  nonNegativeInteger,
+  optionError,
+  positiveInteger,
+} from "../../jsonrpc/config-check.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import { isObject, type JsonRpcMessage } from "../../jsonrpc/message.js";
 import { type HeaderParam, headerParamsOf } from "../../protocol/routing-headers.js";
@@ -174,10 +181,12 @@ const SESSION_DEFAULTS: Required<SessionOptions> = {
   initializationTimeoutMs: 30_000,
 };
 
+const PREFIX = "http option ";
+
 /** Checks options and freezes them. Throws `McpkitError` `INVALID_CONFIG` naming the faulty key. */
 export function buildHttpConfig(options: HttpHandlerOptions): HttpConfig {
   if (!isObject(options as unknown)) throw invalid("options", "must be an object");
-  for (const key of Object.keys(options)) if (!OPTION_KEYS.has(key)) throw invalid(key, "is not an option");
+  checkKeys(options, OPTION_KEYS, PREFIX);
   const hosts = stringList("allowedHosts", options.allowedHosts, DEFAULT_ALLOWED_HOSTS);
   const origins = stringList("allowedOrigins", options.allowedOrigins, DEFAULT_ALLOWED_ORIGINS);
   let policy: OriginPolicy;
@@ -232,7 +241,7 @@ function checkSessions(sessions: SessionOptions | undefined): Readonly<Required<
   if (!isObject(sessions as unknown)) throw invalid("sessions", "must be an object");
   const out = { ...SESSION_DEFAULTS };
   for (const key of Object.keys(sessions)) {
-    if (!(key in SESSION_DEFAULTS)) throw invalid(`sessions.${key}`, "is not an option");
+    if (!(key in SESSION_DEFAULTS)) throw invalid(`sessions.${key}`, NOT_AN_OPTION);
     const name = key as keyof SessionOptions;
     out[name] = positive(`sessions.${key}`, sessions[name], SESSION_DEFAULTS[name]);
   }
@@ -243,9 +252,7 @@ function checkCluster(cluster: HttpClusterOptions | undefined): Readonly<Require
   const fallback = { legacySessions: "forward", forwardAckMs: 2_000 } as const;
   if (cluster === undefined) return fallback;
   if (!isObject(cluster as unknown)) throw invalid("cluster", "must be an object");
-  for (const key of Object.keys(cluster)) {
-    if (!(key in fallback)) throw invalid(`cluster.${key}`, "is not an option");
-  }
+  checkKeys(cluster, (key) => key in fallback, PREFIX, "cluster.");
   const legacySessions = cluster.legacySessions ?? "forward";
   if (legacySessions !== "forward" && legacySessions !== "stateless") {
     throw invalid("cluster.legacySessions", 'must be "forward" or "stateless"');
@@ -267,17 +274,13 @@ function stringList(
 }
 
 function positive(key: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) throw invalid(key, "must be a positive integer");
-  return value;
+  return positiveInteger(value, fallback, key, PREFIX);
 }
 
 function nonNegative(key: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) throw invalid(key, "must be a non-negative integer");
-  return value;
+  return nonNegativeInteger(value, fallback, key, PREFIX);
 }
 
 function invalid(key: string, problem: string): McpkitError {
-  return new McpkitError("INVALID_CONFIG", `http option ${key} ${problem}`, { details: { key } });
+  return optionError(key, problem, PREFIX);
 }

@@ -1,3 +1,4 @@
+import { checkKeys } from "../../jsonrpc/config-check.js";
 import { isObject } from "../../jsonrpc/message.js";
 import type { StandardSchemaWithJson } from "../../protocol/standard-schema.js";
 import type { JsonSchemaValidatorFactory } from "../../protocol/validation.js";
@@ -328,9 +329,7 @@ export class ServerBuilder {
    */
   buildDynamic(options: DynamicOptions = {}): DynamicServer {
     if (!isObject(options)) throw invalid("buildDynamic options must be an object");
-    for (const key of Object.keys(options)) {
-      if (key !== "families") throw invalid(`buildDynamic option ${key} is not an option`);
-    }
+    checkKeys(options, ["families"], (key, problem) => invalid(`buildDynamic option ${key} ${problem}`));
     const held = options.families ?? FAMILIES;
     if (!Array.isArray(held) || !held.every((f) => FAMILIES.includes(f))) {
       throw invalid('buildDynamic option families must list "tools", "prompts" or "resources"');

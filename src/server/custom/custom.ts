@@ -1,3 +1,4 @@
+import { checkKeys } from "../../jsonrpc/config-check.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import type { StandardSchemaV1 } from "../../protocol/standard-schema.js";
 import type { JsonSchema } from "../../protocol/types/tools.js";
@@ -175,9 +176,7 @@ function paramsCheck(schema: ParamsSchema | undefined): Check | undefined {
 }
 
 function onlyKeys(options: object, allowed: readonly string[], what: string): void {
-  for (const key of Object.keys(options)) {
-    if (!allowed.includes(key)) throw invalid(`${what} option ${key} is not an option`);
-  }
+  checkKeys(options, allowed, (key, problem) => invalid(`${what} option ${key} ${problem}`));
 }
 
 function invalid(message: string): McpkitError {

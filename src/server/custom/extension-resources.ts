@@ -1,3 +1,4 @@
+import { checkKeys, optionError } from "../../jsonrpc/config-check.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import { isObject } from "../../jsonrpc/message.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../../protocol/types/resources.js";
@@ -39,10 +40,7 @@ export interface ResourceClaims {
 export function checkExtensionResources(value: unknown, id: string): ExtensionResources {
   const where = `extension "${id}" resources`;
   if (!isObject(value)) throw invalid(where, "must be an object");
-  for (const key of Object.keys(value)) {
-    if (!["list", "templates", "read", "uris"].includes(key))
-      throw invalid(`${where}.${key}`, "is not an option");
-  }
+  checkKeys(value, ["list", "templates", "read", "uris"], "", `${where}.`);
   const { list, templates, read, uris } = value as Partial<ExtensionResources>;
   if (typeof read !== "function") throw invalid(`${where}.read`, "must be a function");
   for (const [key, fn] of [
@@ -174,5 +172,5 @@ function collision(what: string, owner: string, other: string | undefined, key: 
 }
 
 function invalid(key: string, problem: string): McpkitError {
-  return new McpkitError("INVALID_CONFIG", `${key} ${problem}`, { details: { key } });
+  return optionError(key, problem);
 }

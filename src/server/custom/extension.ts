@@ -1,3 +1,4 @@
+import { checkKeys } from "../../jsonrpc/config-check.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import { isObject } from "../../jsonrpc/message.js";
 import { customMethodProblem, OBSERVABLE_CLIENT_NOTIFICATIONS } from "../../protocol/methods.js";
@@ -64,11 +65,12 @@ export interface Extension {
  */
 export function defineExtension(definition: ExtensionDefinition): Extension {
   if (!isObject(definition)) throw invalid("extension", "must be an object");
-  for (const key of Object.keys(definition)) {
-    if (!["id", "settings", "eras", "requests", "notifications", "resources"].includes(key)) {
-      throw invalid(`extension ${key}`, "is not an option");
-    }
-  }
+  checkKeys(
+    definition,
+    ["id", "settings", "eras", "requests", "notifications", "resources"],
+    "",
+    "extension ",
+  );
   const { id } = definition;
   if (typeof id !== "string" || !isExtensionId(id)) {
     throw invalid(`extension "${String(id)}"`, "needs a namespaced id (vendor/name)");

@@ -1,9 +1,9 @@
+import { toBase64url } from "../../jsonrpc/base64.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError } from "../../jsonrpc/errors.js";
 import type { JsonValue } from "../../jsonrpc/message.js";
 import { ExpiringEntries } from "./expiring-entries.js";
 import { identityFingerprint } from "./fingerprint.js";
-import { base64url } from "./request-state.js";
 import { checkStoreOptions, DEFAULT_STATE_CAPACITY, STATE_CAPACITY_MESSAGE } from "./store.js";
 
 /** Options of {@link StateHandles}. */
@@ -73,7 +73,7 @@ export class StateHandles<T extends JsonValue = JsonValue> {
     const json = JSON.stringify(value);
     if (json === undefined) throw new TypeError("StateHandles: a handle's value must be JSON");
     const principal = await identityFingerprint(owner.identity);
-    const handle = base64url(crypto.getRandomValues(new Uint8Array(16)));
+    const handle = toBase64url(crypto.getRandomValues(new Uint8Array(16)));
     if (!this.entries.add(handle, this.now() + this.ttlMs, { owner: principal, json })) {
       throw new JsonRpcError(ErrorCode.InternalError, STATE_CAPACITY_MESSAGE, {
         reason: "state_capacity",

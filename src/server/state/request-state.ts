@@ -1,3 +1,4 @@
+import { fromBase64url, toBase64url } from "../../jsonrpc/base64.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError } from "../../jsonrpc/errors.js";
 import { isObject, type JsonValue } from "../../jsonrpc/message.js";
@@ -70,17 +71,17 @@ export class RequestStateSealer {
    * mode, throws `-32603` "State capacity reached" (`data.reason` `state_capacity`) when the store has no room.
    */
   async seal(state: JsonValue | undefined, binding: StateBinding): Promise<string> {
-    const nonce = base64url(crypto.getRandomValues(new Uint8Array(12)));
+    const nonce = toBase64url(crypto.getRandomValues(new Uint8Array(12)));
     const expiresAt = this.now() + this.ttlMs;
     const body: { [key: string]: unknown } = { e: expiresAt, n: nonce };
     if (state !== undefined) body.s = state;
-    const payload = base64url(encoder.encode(JSON.stringify(body)));
+    const payload = toBase64url(encoder.encode(JSON.stringify(body)));
     const signed = await this.signedText(payload, binding);
     const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await this.cryptoKey(), signed));
     if (this.store !== undefined && (await this.store.issue(nonce, expiresAt)) !== true) {
       throw new JsonRpcError(ErrorCode.InternalError, STATE_CAPACITY_MESSAGE, { reason: "state_capacity" });
     }
-    return `${VERSION}.${payload}.${base64url(mac)}`;
+    return `${VERSION}.${payload}.${toBase64url(mac)}`;
   }
 
   /**
@@ -140,45 +141,6 @@ function importHmacKey(secret: Uint8Array): Promise<HmacKey> {
 /** The HMAC key bytes of a configured key (without one, the sealer draws 32 random bytes on first use). */
 export function stateSecret(key: string | Uint8Array): Uint8Array {
   return typeof key === "string" ? encoder.encode(key) : new Uint8Array(key);
-}
-
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-const LOOKUP = new Map([...ALPHABET].map((char, index) => [char, index]));
-
-/** Base64url without padding. */
-export function base64url(bytes: Uint8Array): string {
-  let out = "";
-  for (let i = 0; i < bytes.length; i += 3) {
-    const a = bytes[i] ?? 0;
-    const b = bytes[i + 1] ?? 0;
-    const c = bytes[i + 2] ?? 0;
-    const triple = (a << 16) | (b << 8) | c;
-    const chars = i + 2 < bytes.length ? 4 : i + 1 < bytes.length ? 3 : 2;
-    for (let j = 0; j < chars; j++) out += ALPHABET[(triple >> (18 - 6 * j)) & 63];
-  }
-  return out;
-}
-
-/** Strict base64url without padding; `undefined` for anything else (a stray character, a bad length). */
-export function fromBase64url(text: string): Uint8Array | undefined {
-  if (text.length % 4 === 1) return undefined;
-  const out = new Uint8Array(Math.floor((text.length * 3) / 4));
-  let bits = 0;
-  let value = 0;
-  let index = 0;
-  for (const char of text) {
-    const digit = LOOKUP.get(char);
-    if (digit === undefined) return undefined;
-    value = ((value << 6) | digit) & 0xffffff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[index++] = (value >> bits) & 255;
-    }
-  }
-  // Leftover bits must be zero, so each byte string has exactly one encoding.
-  if ((value & ((1 << bits) - 1)) !== 0) return undefined;
-  return out;
 }
 
 /**

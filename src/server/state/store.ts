@@ -1,4 +1,4 @@
-import { McpkitError } from "../../jsonrpc/errors.js";
+import { checkKeys, optionError, positiveInteger } from "../../jsonrpc/config-check.js";
 import { isObject } from "../../jsonrpc/message.js";
 import { ExpiringEntries } from "./expiring-entries.js";
 
@@ -93,18 +93,12 @@ export function checkStoreOptions<T extends { capacity?: number; ttlMs?: number;
   options: T,
   keys: readonly string[],
 ): T {
-  const fault = (key: string, problem: string) =>
-    new McpkitError("INVALID_CONFIG", `${owner} option ${key} ${problem}`, { details: { key } });
-  if (!isObject(options)) throw fault("options", "must be an object");
-  for (const key of Object.keys(options)) if (!keys.includes(key)) throw fault(key, "is not an option");
-  for (const key of ["capacity", "ttlMs"] as const) {
-    const value = options[key];
-    if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0)) {
-      throw fault(key, "must be a positive integer");
-    }
-  }
+  const prefix = `${owner} option `;
+  if (!isObject(options)) throw optionError("options", "must be an object", prefix);
+  checkKeys(options, keys, prefix);
+  for (const key of ["capacity", "ttlMs"] as const) positiveInteger(options[key], undefined, key, prefix);
   if (options.now !== undefined && typeof options.now !== "function")
-    throw fault("now", "must be a function");
+    throw optionError("now", "must be a function", prefix);
   return options;
 }
 
