@@ -1,4 +1,5 @@
-import { McpkitError } from "../../jsonrpc/errors.js";
+import { checkKeys, nonNegativeInteger, optionError, positiveInteger } from "../../jsonrpc/config-check.js";
+import type { McpkitError } from "../../jsonrpc/errors.js";
 import { DEFAULT_LOG_INTERVAL_MS, limitLogger } from "../../jsonrpc/log-limiter.js";
 import { isObject } from "../../jsonrpc/message.js";
 import type { ExtensionMap, ServerCapabilities } from "../../protocol/types/capabilities.js";
@@ -220,7 +221,7 @@ export function buildServerConfig(
   features: (logger: ServerLogger) => readonly ServerPlugin[] = () => [],
 ): ServerConfig {
   if (!isObject(options)) throw invalid("options", "must be an object");
-  for (const key of Object.keys(options)) if (!OPTION_KEYS.has(key)) throw invalid(key, "is not an option");
+  checkKeys(options, OPTION_KEYS, SCOPE);
   const info = options.serverInfo;
   if (!isObject(info) || typeof info.name !== "string" || typeof info.version !== "string") {
     throw invalid("serverInfo", "must have string name and version");
@@ -230,16 +231,20 @@ export function buildServerConfig(
   if (options.instructions !== undefined && typeof options.instructions !== "string") {
     throw invalid("instructions", "must be a string");
   }
-  const handlerTimeoutMs = positiveInteger("handlerTimeoutMs", options.handlerTimeoutMs, 30_000);
-  const maxConcurrentHandlers = positiveInteger("maxConcurrentHandlers", options.maxConcurrentHandlers, 32);
-  const maxQueuedHandlers = options.maxQueuedHandlers ?? 1024;
-  if (!Number.isInteger(maxQueuedHandlers) || maxQueuedHandlers < 0) {
-    throw invalid("maxQueuedHandlers", "must be a non-negative integer");
-  }
-  const logIntervalMs = options.logIntervalMs ?? DEFAULT_LOG_INTERVAL_MS;
-  if (!Number.isInteger(logIntervalMs) || logIntervalMs < 0) {
-    throw invalid("logIntervalMs", "must be a non-negative integer");
-  }
+  const handlerTimeoutMs = positiveInteger(options.handlerTimeoutMs, 30_000, "handlerTimeoutMs", SCOPE);
+  const maxConcurrentHandlers = positiveInteger(
+    options.maxConcurrentHandlers,
+    32,
+    "maxConcurrentHandlers",
+    SCOPE,
+  );
+  const maxQueuedHandlers = nonNegativeInteger(options.maxQueuedHandlers, 1024, "maxQueuedHandlers", SCOPE);
+  const logIntervalMs = nonNegativeInteger(
+    options.logIntervalMs,
+    DEFAULT_LOG_INTERVAL_MS,
+    "logIntervalMs",
+    SCOPE,
+  );
   const logger = options.logger ?? consoleLogger;
   if (!isObject(logger) || typeof logger.warn !== "function" || typeof logger.error !== "function") {
     throw invalid("logger", "must have warn(message, details) and error(message, details) methods");
@@ -264,7 +269,7 @@ export function buildServerConfig(
   const capabilities = deepFreeze(buildCapabilities({ ...options, handler }, families, surface.all));
   const limits: { [key: string]: number } = {};
   for (const [key, fallback] of Object.entries(LIMIT_DEFAULTS)) {
-    limits[key] = positiveInteger(key, options[key as keyof ServerLimits], fallback);
+    limits[key] = positiveInteger(options[key as keyof ServerLimits], fallback, key, SCOPE);
   }
   return Object.freeze({
     serverInfo: deepFreeze(structuredClone(info)),
@@ -360,8 +365,7 @@ function buildCapabilities(
 function checkCache(cache: Partial<CacheHints> | undefined): CacheHints {
   if (cache === undefined) return { ttlMs: 0, cacheScope: "public" };
   if (!isObject(cache)) throw invalid("cache", "must be an object");
-  const ttlMs = cache.ttlMs ?? 0;
-  if (!Number.isInteger(ttlMs) || ttlMs < 0) throw invalid("cache.ttlMs", "must be a non-negative integer");
+  const ttlMs = nonNegativeInteger(cache.ttlMs, 0, "cache.ttlMs", SCOPE);
   const cacheScope = cache.cacheScope ?? "public";
   if (cacheScope !== "public" && cacheScope !== "private") {
     throw invalid("cache.cacheScope", 'must be "public" or "private"');
@@ -415,15 +419,11 @@ function checkStateStore(
   return option;
 }
 
-function positiveInteger(key: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw invalid(key, "must be a positive integer");
-  return value;
+function invalid(key: string, problem: string): McpkitError {
+  return optionError(key, problem, SCOPE);
 }
 
-function invalid(key: string, problem: string): McpkitError {
-  return new McpkitError("INVALID_CONFIG", `server option ${key} ${problem}`, { details: { key } });
-}
+const SCOPE = "server option ";
 
 const consoleLogger: ServerLogger = {
   warn: (message, details) => console.warn(`[mcpkit] ${message}`, details ?? ""),

@@ -1,5 +1,6 @@
 import { type Clock, isClock, systemClock } from "../../jsonrpc/clock.js";
-import { McpkitError } from "../../jsonrpc/errors.js";
+import { checkKeys, optionError, positiveInteger } from "../../jsonrpc/config-check.js";
+import type { McpkitError } from "../../jsonrpc/errors.js";
 import { isObject } from "../../jsonrpc/message.js";
 import type { Cluster } from "../cluster/cluster.js";
 import type { TaskSettings } from "./engine.js";
@@ -52,8 +53,7 @@ export function taskSettings(
   if (option === undefined || option === false) return undefined;
   if (option !== true && !isObject(option)) throw invalid("tasks", "must be true or an object");
   const options: TasksOptions = option === true ? {} : option;
-  for (const key of Object.keys(options))
-    if (!KEYS.has(key)) throw invalid(`tasks.${key}`, "is not an option");
+  checkKeys(options, KEYS, "server option ", "tasks.");
   const clock = options.clock ?? systemClock;
   if (!isClock(clock)) throw invalid("tasks.clock", "must be a Clock");
   if (options.store === undefined && cluster !== undefined && cluster.tasks === undefined) {
@@ -86,11 +86,9 @@ export function taskSettings(
 }
 
 function positive(key: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw invalid(`tasks.${key}`, "must be a positive integer");
-  return value;
+  return positiveInteger(value, fallback, `tasks.${key}`, "server option ");
 }
 
 function invalid(key: string, problem: string): McpkitError {
-  return new McpkitError("INVALID_CONFIG", `server option ${key} ${problem}`, { details: { key } });
+  return optionError(key, problem, "server option ");
 }
