@@ -5,7 +5,6 @@ import type { Implementation } from "../protocol/types/common.js";
 import type { CallToolResult, Tool } from "../protocol/types/tools.js";
 import { bridgeBounds } from "./bridge-options.js";
 import { BRIDGE_METHODS as M } from "./constants.js";
-import type { BridgeEndpoint } from "./endpoint.js";
 import type { AppHostOptions } from "./host-options.js";
 import { hostRequest } from "./host-requests.js";
 import { BridgeLifecycle, type BridgePhase } from "./lifecycle.js";

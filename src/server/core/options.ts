@@ -176,7 +176,7 @@ export interface ServerConfig {
   readonly previousStateKeys: readonly Uint8Array[];
   /** Where single-use states are spent; `undefined` when states open until they expire. */
   readonly stateStore: RequestStateStore | undefined;
-  /** The plugins' hooks, resolved once. */
+  /** @internal The plugins' hooks, resolved once. */
   readonly hooks: PluginHooks;
 }
 

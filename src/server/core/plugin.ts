@@ -103,6 +103,7 @@ export interface ServerPlugin {
   readonly methods?: { readonly [era in Era]?: { readonly [method: string]: PluginMethod } };
   /** Answers of its kinds that handlers may return (see {@link PluginAnswer}), turned into results. */
   readonly answers?: {
+    /** Turns a plugin answer of this kind into the call's result. */
     readonly [kind: string]: (
       answer: PluginAnswer,
       call: PluginCall,
