@@ -7,6 +7,8 @@
  * `--filter <text>`: list only functions whose script URL contains the text (the percentages stay of the total).
  * `--heap`: the file is an allocation profile (`bench/profile-inprocess.mjs --alloc-prof`): bytes allocated per
  * call by allocating function, and by function and stack (`--callers` then names the allocating function).
+ * `--by-source`: self time by source file instead (dist/ bundles name each module's file in a `// src/...` comment,
+ * which the lines of a function are mapped back to), with garbage collection and V8/Node internals apart.
  * `--callers <name>`: instead, the call stacks (innermost first, 6 frames) that reach functions named `name`,
  * with the time spent inside them (self and below) from each stack.
  */
@@ -20,6 +22,8 @@ const option = (name, fallback) => {
 const top = Number(option("top", 40));
 const filter = option("filter", undefined);
 const callers = option("callers", undefined);
+const bySource = args.includes("--by-source");
+if (bySource) args.splice(args.indexOf("--by-source"), 1);
 const heap = args.includes("--heap");
 if (heap) args.splice(args.indexOf("--heap"), 1);
 const file = args[0];
@@ -73,6 +77,45 @@ const frameName = (node) => {
   const short = url.replace(/^file:\/\/.*?\/(dist|node_modules)\//, "$1/");
   return `${functionName || "(anonymous)"} ${short}${url ? `:${lineNumber + 1}` : ""}`;
 };
+if (bySource) {
+  const { fileURLToPath } = await import("node:url");
+  const sections = new Map();
+  /** The `// src/...` module comments of a bundle: [line, file] in order. */
+  const modulesOf = (url) => {
+    let list = sections.get(url);
+    if (list === undefined) {
+      list = [];
+      try {
+        const lines = readFileSync(fileURLToPath(url), "utf8").split("\n");
+        lines.forEach((line, at) => {
+          const match = /^\/\/ (src\/\S+)$/.exec(line);
+          if (match) list.push([at, match[1]]);
+        });
+      } catch {}
+      sections.set(url, list);
+    }
+    return list;
+  };
+  const totals = new Map();
+  for (const [id, count] of hits) {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame;
+    let key;
+    if (functionName === "(garbage collector)") key = "(garbage collector)";
+    else if (!url.startsWith("file:"))
+      key = url.startsWith("node:") ? "node internals" : `V8/native ${functionName}`.trim();
+    else if (!url.includes("/dist/")) key = url.replace(/^.*\//, "");
+    else {
+      const modules = modulesOf(url);
+      let file = "dist (unmapped)";
+      for (const [line, name] of modules) if (line <= lineNumber) file = name;
+      key = file;
+    }
+    totals.set(key, (totals.get(key) ?? 0) + count);
+  }
+  for (const [key, count] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${((count / profile.samples.length) * 100).toFixed(1).padStart(5)}%  ${key}`);
+  process.exit(0);
+}
 if (callers) {
   const inclusive = (node) =>
     (hits.get(node.id) ?? 0) + (node.children ?? []).reduce((s, c) => s + inclusive(byId.get(c)), 0);
