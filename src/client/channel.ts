@@ -9,7 +9,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../jsonrpc/message.js";
-import { PendingTable, type ResultObject } from "../jsonrpc/pending.js";
+import { type PendingEntry, PendingTable, type ResultObject } from "../jsonrpc/pending.js";
 import { shallowCopy } from "../jsonrpc/shallow-copy.js";
 import type { ProgressParams } from "../protocol/types/lifecycle.js";
 import type { Transport, TransportCloseReason, TransportSendOptions } from "../transports/transport.js";
@@ -105,14 +105,24 @@ export class RpcChannel {
     const { deadline } = options;
     if (this.closedError) return Promise.reject(this.closedError);
     if (deadline.aborted) return Promise.reject(deadline.reason);
-    let opened: ReturnType<PendingTable["open"]>;
+    const call = new OutgoingRequest(this, options);
+    let id: number;
     try {
-      opened = this.pending.open();
-      options.onId?.(opened.id);
+      id = this.pending.add(call);
     } catch (error) {
       return Promise.reject(error);
     }
-    const { id, promise } = opened;
+    call.id = id;
+    if (options.onId) {
+      try {
+        options.onId(id);
+      } catch (error) {
+        // Nothing was sent: the entry goes, and only the error thrown here is reported.
+        call.promise.catch(() => {});
+        this.pending.reject(id, error);
+        return Promise.reject(error);
+      }
+    }
     let sent = params;
     if (options.onProgress) {
       this.progress.set(id, options.onProgress);
@@ -121,39 +131,35 @@ export class RpcChannel {
       sent = shallowCopy(params);
       sent._meta = meta;
     }
-    const onAbort = () => {
-      const reason: unknown = deadline.reason;
-      if (!this.pending.reject(id, reason)) return;
-      if (options.cancelOnAbort) this.sendCancelled(id, reason, options.cancelMeta);
-    };
-    deadline.addEventListener("abort", onAbort);
-    const failed = (error: unknown) => {
-      this.pending.reject(id, sendFailure(error));
-    };
+    deadline.addEventListener("abort", call.onAbort);
     try {
       // A plain JavaScript transport may return nothing from send: nothing to wait for then.
       const sending: Promise<void> | undefined = this.transport.send(
         { jsonrpc: "2.0", id, method, params: sent },
         new SendHints(deadline, options.toolInputSchema),
       );
-      sending?.then(undefined, failed);
+      sending?.then(undefined, call.onSendFailed);
     } catch (error) {
-      failed(error);
+      call.onSendFailed(error);
     }
-    const cleanup = () => {
-      deadline.removeEventListener("abort", onAbort);
-      if (options.onProgress) this.progress.delete(id);
-    };
-    return promise.then(
-      (result) => {
-        cleanup();
-        return result;
-      },
-      (error: unknown) => {
-        cleanup();
-        throw error;
-      },
-    );
+    return call.promise;
+  }
+
+  /** @internal The deadline of a pending request ended first: forget it, and tell the server when asked to. */
+  abandon(id: number, reason: unknown, options: ExchangeOptions): void {
+    if (!this.pending.reject(id, reason)) return;
+    if (options.cancelOnAbort) this.sendCancelled(id, reason, options.cancelMeta);
+  }
+
+  /** @internal The transport refused a pending request: it fails with the send's error. */
+  sendFailed(id: number, error: unknown): void {
+    this.pending.reject(id, sendFailure(error));
+  }
+
+  /** @internal A pending request settled: stop listening to its deadline and routing its progress. */
+  settled(call: OutgoingRequest): void {
+    call.options.deadline.removeEventListener("abort", call.onAbort);
+    if (call.options.onProgress) this.progress.delete(call.id);
   }
 
   /** Sends one notification. */
@@ -272,6 +278,39 @@ export class RpcChannel {
       (d: typeof details) => this.logger.warn(`dropped ${what}`, d),
       details,
     );
+  }
+}
+
+/**
+ * One request awaiting its answer: its pending-table entry (the table settles it), its deadline listener and its
+ * send-failure handler, in one object instead of a closure each. Settling cleans up, then settles `promise`.
+ */
+class OutgoingRequest implements PendingEntry {
+  id = 0;
+  readonly promise: Promise<ResultObject>;
+  private fulfil!: (result: ResultObject) => void;
+  private fail!: (error: unknown) => void;
+  readonly onAbort = (): void => this.channel.abandon(this.id, this.options.deadline.reason, this.options);
+  readonly onSendFailed = (error: unknown): void => this.channel.sendFailed(this.id, error);
+
+  constructor(
+    private readonly channel: RpcChannel,
+    readonly options: ExchangeOptions,
+  ) {
+    this.promise = new Promise<ResultObject>((resolve, reject) => {
+      this.fulfil = resolve;
+      this.fail = reject;
+    });
+  }
+
+  resolve(result: ResultObject): void {
+    this.channel.settled(this);
+    this.fulfil(result);
+  }
+
+  reject(error: unknown): void {
+    this.channel.settled(this);
+    this.fail(error);
   }
 }
 

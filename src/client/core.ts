@@ -246,10 +246,35 @@ export abstract class ClientCore {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.exchange(era, method, params, options, deadline, unresolvedInput).then(
-      (result) => {
-        deadline.dispose();
-        return result;
+    // `exchange` with the deadline's disposal folded into its one `then`: a plain answer (the common case)
+    // reaches the caller one hop after it arrives.
+    let answer: Promise<ResultObject>;
+    try {
+      answer = this.requestOnce(era, method, params, options, deadline);
+    } catch (error) {
+      deadline.dispose();
+      return Promise.reject(error);
+    }
+    return answer.then(
+      (raw) => {
+        let settled = true;
+        try {
+          const first = checkResult(method, raw);
+          if (era === LEGACY_VERSION || !isInputRequiredResult(first)) return first;
+          settled = false;
+          return this.inputRounds(era, method, params, options, deadline, unresolvedInput, first).then(
+            (result) => {
+              deadline.dispose();
+              return result;
+            },
+            (error: unknown) => {
+              deadline.dispose();
+              throw error;
+            },
+          );
+        } finally {
+          if (settled) deadline.dispose();
+        }
       },
       (error: unknown) => {
         deadline.dispose();
@@ -341,10 +366,23 @@ export abstract class ClientCore {
     return answer.then((raw) => {
       const first = checkResult(method, raw);
       if (era === LEGACY_VERSION || !isInputRequiredResult(first)) return first;
-      const send = (retry: { [key: string]: unknown }) =>
-        this.exchangeOnce(era, method, retry, options, deadline);
-      return completeInput(first, { method, params, deadline, send, unresolved }, this.input);
+      return this.inputRounds(era, method, params, options, deadline, unresolved, first);
     });
+  }
+
+  /** The 2026-07-28 input rounds a first answer asked for, under the operation's deadline. */
+  private inputRounds(
+    era: Era,
+    method: string,
+    params: { [key: string]: unknown },
+    options: RequestOptions,
+    deadline: Deadline,
+    unresolved: "return" | "throw",
+    first: ResultObject,
+  ): Promise<ResultObject> {
+    const send = (retry: { [key: string]: unknown }) =>
+      this.exchangeOnce(era, method, retry, options, deadline);
+    return completeInput(first, { method, params, deadline, send, unresolved }, this.input);
   }
 
   private async exchangeOnce(

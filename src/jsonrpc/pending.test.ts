@@ -73,4 +73,26 @@ describe("PendingTable", () => {
     );
     expect(() => new PendingTable({ capacity: 1.5 })).toThrow(McpkitError);
   });
+
+  it("counts, finds and rejects in opening order whether an entry is the lone one or not", async () => {
+    const table = new PendingTable();
+    const order: number[] = [];
+    const entry = (n: number) => ({ resolve: () => {}, reject: () => order.push(n) });
+    const first = table.add(entry(1));
+    const second = table.add(entry(2));
+    table.reject(first, new Error("gone"));
+    const third = table.add(entry(3));
+    expect([table.size, table.has(first), table.has(second), table.has(third)]).toEqual([
+      2,
+      false,
+      true,
+      true,
+    ]);
+    expect(order).toEqual([1]);
+    expect(table.rejectAll(new Error("closed"))).toBe(2);
+    expect(order).toEqual([1, 2, 3]);
+    const lone = table.add(entry(4));
+    expect(table.settle({ jsonrpc: "2.0", id: lone, result: {} })).toBe(true);
+    expect(table.size).toBe(0);
+  });
 });

@@ -23,10 +23,12 @@ export interface PendingRequest {
   readonly promise: Promise<ResultObject>;
 }
 
-interface Entry {
+/** What a {@link PendingTable} settles: the owner's resolve and reject (see `add`). */
+export interface PendingEntry {
   resolve(result: ResultObject): void;
   reject(error: unknown): void;
 }
+type Entry = PendingEntry;
 
 /**
  * A bounded table of requests awaiting responses, keyed by integer ids it allocates itself. Opening one more
@@ -41,6 +43,13 @@ interface Entry {
  */
 export class PendingTable {
   readonly capacity: number;
+  /**
+   * The oldest entry, kept out of the map while it is the only one: one request at a time then costs no map
+   * insertion and deletion (a map that goes from one entry to none reallocates its table). Filled only while the
+   * map is empty, so it is always older than every entry in the map.
+   */
+  private slotId = 0;
+  private slot: Entry | undefined;
   private readonly entries = new Map<number, Entry>();
   private readonly onUnknownResponse: ((response: JsonRpcResponse) => void) | undefined;
   private nextId = 1;
@@ -58,31 +67,44 @@ export class PendingTable {
 
   /** How many requests are pending. */
   get size(): number {
-    return this.entries.size;
+    return this.entries.size + (this.slot === undefined ? 0 : 1);
   }
 
   /** True while `id` awaits its response. */
   has(id: unknown): boolean {
-    return typeof id === "number" && this.entries.has(id);
+    return typeof id === "number" && this.holds(id);
   }
 
   /** Allocates an id and registers the entry. Throws `McpkitError` `CAPACITY` when the table is full. */
   open(): PendingRequest {
-    if (this.entries.size >= this.capacity) {
+    let entry: Entry | undefined;
+    const promise = new Promise<ResultObject>((resolve, reject) => {
+      entry = { resolve, reject };
+    });
+    const id = this.add(entry as Entry);
+    // The owner may still be awaiting its send when the entry is rejected; this keeps that from being reported
+    // as an unhandled rejection. Awaiting `promise` still observes the rejection.
+    promise.catch(() => {});
+    return { id, promise };
+  }
+
+  /**
+   * Allocates an id for `entry`, which the table settles (`resolve` with the result, `reject` with the error)
+   * when its response arrives or it is rejected. `open` without a promise: the owner's entry may be the object
+   * that holds the request's other state. Throws `McpkitError` `CAPACITY` when the table is full.
+   */
+  add(entry: PendingEntry): number {
+    if (this.size >= this.capacity) {
       throw new McpkitError("CAPACITY", `too many pending requests (limit ${this.capacity})`, {
         details: { limit: "maxPendingRequests", value: this.capacity },
       });
     }
     const id = this.allocateId();
-    let entry: Entry | undefined;
-    const promise = new Promise<ResultObject>((resolve, reject) => {
-      entry = { resolve, reject };
-    });
-    // The owner may still be awaiting its send when the entry is rejected; this keeps that from being reported
-    // as an unhandled rejection. Awaiting `promise` still observes the rejection.
-    promise.catch(() => {});
-    this.entries.set(id, entry as Entry);
-    return { id, promise };
+    if (this.slot === undefined && this.entries.size === 0) {
+      this.slotId = id;
+      this.slot = entry;
+    } else this.entries.set(id, entry);
+    return id;
   }
 
   /**
@@ -91,12 +113,11 @@ export class PendingTable {
    */
   settle(response: JsonRpcResponse): boolean {
     const id = response.id;
-    const entry = typeof id === "number" ? this.entries.get(id) : undefined;
-    if (entry === undefined || typeof id !== "number") {
+    const entry = typeof id === "number" ? this.take(id) : undefined;
+    if (entry === undefined) {
       this.onUnknownResponse?.(response);
       return false;
     }
-    this.entries.delete(id);
     if ("error" in response) entry.reject(JsonRpcError.fromWire(response.error));
     else entry.resolve(response.result);
     return true;
@@ -104,9 +125,8 @@ export class PendingTable {
 
   /** Rejects and removes one entry. A later response for its id is then reported as unknown. */
   reject(id: number, error: unknown): boolean {
-    const entry = this.entries.get(id);
+    const entry = this.take(id);
     if (entry === undefined) return false;
-    this.entries.delete(id);
     entry.reject(error);
     return true;
   }
@@ -114,14 +134,32 @@ export class PendingTable {
   /** Rejects and removes every entry (on close). Returns how many there were. */
   rejectAll(error: unknown): number {
     const entries = [...this.entries.values()];
+    if (this.slot !== undefined) entries.unshift(this.slot);
+    this.slot = undefined;
     this.entries.clear();
     for (const entry of entries) entry.reject(error);
     return entries.length;
   }
 
+  private holds(id: number): boolean {
+    return (this.slot !== undefined && this.slotId === id) || this.entries.has(id);
+  }
+
+  /** Removes and returns the entry of `id`, if pending. */
+  private take(id: number): Entry | undefined {
+    if (this.slot !== undefined && this.slotId === id) {
+      const entry = this.slot;
+      this.slot = undefined;
+      return entry;
+    }
+    const entry = this.entries.get(id);
+    if (entry !== undefined) this.entries.delete(id);
+    return entry;
+  }
+
   private allocateId(): number {
     let id = this.nextId;
-    while (this.entries.has(id)) id = id >= Number.MAX_SAFE_INTEGER ? 1 : id + 1;
+    while (this.holds(id)) id = id >= Number.MAX_SAFE_INTEGER ? 1 : id + 1;
     this.nextId = id >= Number.MAX_SAFE_INTEGER ? 1 : id + 1;
     return id;
   }

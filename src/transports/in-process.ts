@@ -16,6 +16,9 @@ export interface InProcessPairOptions {
   clone?: boolean;
 }
 
+/** Settled once: sends chain their delivery on it. */
+const SENT: Promise<void> = Promise.resolve();
+
 class InProcessTransport implements Transport {
   peer: InProcessTransport | undefined;
   private handlers: TransportHandlers | undefined;
@@ -40,10 +43,12 @@ class InProcessTransport implements Transport {
     for (const message of queued) handlers.message(message, this.info);
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
-    if (this.closed) throw new McpkitError("CLOSED", "transport is closed");
+  // Not `async`, and delivered on a promise reaction rather than with `queueMicrotask`: Node's `queueMicrotask`
+  // makes an `AsyncResource` and a bound function for every call, and an `async` send a promise of its own.
+  send(message: JsonRpcMessage): Promise<void> {
+    if (this.closed) return Promise.reject(new McpkitError("CLOSED", "transport is closed"));
     const peer = this.peer;
-    if (!peer) throw new McpkitError("CLOSED", "transport has no peer");
+    if (!peer) return Promise.reject(new McpkitError("CLOSED", "transport has no peer"));
     let copy: JsonRpcMessage;
     try {
       copy = this.clone ? jsonCopy(message) : message;
@@ -53,10 +58,10 @@ class InProcessTransport implements Transport {
         const answer = unencodableResponse(message.id);
         queueMicrotask(() => peer.deliver(answer));
       }
-      throw error;
+      return Promise.reject(error);
     }
     // Delivery is asynchronous, as on any real channel: a send never re-enters the sender's stack.
-    queueMicrotask(() => peer.deliver(copy));
+    return SENT.then(() => peer.deliver(copy));
   }
 
   async close(): Promise<void> {
@@ -67,10 +72,20 @@ class InProcessTransport implements Transport {
     if (peer) queueMicrotask(() => peer.end({ kind: "remote" }));
   }
 
+  /**
+   * Hands a message to this side's handlers. A handler's throw is reported as a throwing `queueMicrotask`
+   * callback's would be (an uncaught exception), never as a rejection of the sender's `send`.
+   */
   private deliver(message: JsonRpcMessage): void {
     if (this.closed) return;
-    if (this.handlers) this.handlers.message(message, this.info);
-    else this.backlog.push(message);
+    try {
+      if (this.handlers) this.handlers.message(message, this.info);
+      else this.backlog.push(message);
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
   }
 
   private end(reason: TransportCloseReason): void {

@@ -65,9 +65,10 @@ function copyArray(array: readonly unknown[], depth: number): unknown[] {
 
 function copyObject(object: { [key: string]: unknown }, depth: number): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
-  const keys = Object.keys(object);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
+  // `for...in` walks the own keys in `Object.keys` order without making the array (V8 caches a shape's keys);
+  // `hasOwn` leaves out what an enumerable member of a prototype would add.
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
     const item = object[key];
     const copied = typeof item === "string" ? item : copyValue(item, key, depth);
     if (copied === OMIT) continue;
