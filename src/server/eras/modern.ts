@@ -90,7 +90,7 @@ export async function serveModern(
           : await readModernInput(sealer, round, custom !== undefined || INPUT_REQUIRED_METHODS.has(method));
       const notify = cappedNotifications(env.notify, config.limits, config.logger, request);
       const answer = await executor.run(async (abort) => {
-        await spendState(sealer, nonce);
+        if (nonce !== undefined) await spendState(sealer, nonce);
         const fields = call === undefined ? undefined : hooks.context?.(call);
         const context = modernContext(request, meta, abort, input, env, notify, fields);
         const answer: unknown = await (custom === undefined
