@@ -6,7 +6,7 @@ import {
   clusterUnavailable,
   type SharedStore,
 } from "../server/cluster/cluster.js";
-import type { TaskStore } from "../server/tasks/store.js";
+import type { TaskStore } from "../server/state/task-store.js";
 import { redisTaskStore } from "./task-store.js";
 
 /** Options of {@link createRedisCluster}. Unknown keys are rejected. */

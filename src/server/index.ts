@@ -132,7 +132,7 @@ export {
   type RequestStateStore,
   STATE_CAPACITY_MESSAGE,
 } from "./state/store.js";
+export { MemoryTaskStore, type TaskCapRefusal, type TaskRecord, type TaskStore } from "./state/task-store.js";
 export type { TaskEngine, TaskHooks, TaskSettings } from "./tasks/engine.js";
 export type { TasksOptions } from "./tasks/options.js";
 export { isTaskRun, runAsTask, type TaskContext, type TaskRun, type TaskWork } from "./tasks/run.js";
-export { MemoryTaskStore, type TaskCapRefusal, type TaskRecord, type TaskStore } from "./tasks/store.js";

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpkitError } from "../../src/jsonrpc/errors.js";
 import { createRedisCluster, type RedisCluster } from "../../src/redis/index.js";
-import type { TaskRecord } from "../../src/server/tasks/store.js";
+import type { TaskRecord } from "../../src/server/state/task-store.js";
 import { freePort, startRedisServer } from "../support/cluster-harness.js";
 import { systemTool } from "../support/system-tools.js";
 

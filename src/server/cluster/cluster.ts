@@ -1,4 +1,4 @@
-import type { TaskStore } from "../tasks/store.js";
+import type { TaskStore } from "../state/task-store.js";
 
 /**
  * The message bus every instance of a server shares: publish/subscribe on named channels. Request forwarding

@@ -1,4 +1,4 @@
-import { MemoryTaskStore } from "../tasks/store.js";
+import { MemoryTaskStore } from "../state/task-store.js";
 import type { Cluster, ClusterBus, SharedStore } from "./cluster.js";
 
 /**

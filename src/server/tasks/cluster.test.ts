@@ -13,10 +13,10 @@ import { TASKS_EXTENSION } from "../../protocol/types/tasks.js";
 import { type ClusterBus, clusterUnavailable } from "../cluster/cluster.js";
 import { MemoryBus, MemoryStore } from "../cluster/memory.js";
 import { createServer } from "../server.js";
+import { MemoryTaskStore, type TaskStore } from "../state/task-store.js";
 import { TaskEngine } from "./engine.js";
 import { runAsTask, type TaskContext } from "./run.js";
 import { OWNER_GRACE_MS } from "./signals.js";
-import { MemoryTaskStore, type TaskStore } from "./store.js";
 
 const logger = { warn() {}, error() {} };
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });

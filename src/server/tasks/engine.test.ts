@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../test/support/manual-clock.js";
 import { until } from "../../../test/support/until.js";
 import { JsonRpcError } from "../../jsonrpc/errors.js";
+import { MemoryTaskStore, type TaskRecord } from "../state/task-store.js";
 import { TaskEngine } from "./engine.js";
 import { runAsTask, type TaskContext } from "./run.js";
-import { MemoryTaskStore, type TaskRecord } from "./store.js";
 
 const logger = { warn() {}, error() {} };
 const done = { content: [{ type: "text" as const, text: "done" }] };

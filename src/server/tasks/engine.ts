@@ -6,9 +6,9 @@ import type { InputRequests, InputResponses } from "../../protocol/types/input.j
 import { TERMINAL_STATUSES } from "../../protocol/types/tasks.js";
 import { type ClusterBus, isClusterUnavailable } from "../cluster/cluster.js";
 import type { ServerLogger } from "../core/options.js";
+import type { TaskRecord, TaskStore } from "../state/task-store.js";
 import type { TaskContext, TaskRun } from "./run.js";
 import { TaskSignals } from "./signals.js";
-import type { TaskRecord, TaskStore } from "./store.js";
 
 /** The checked bounds and defaults of a server's tasks (see `TasksOptions`). */
 export interface TaskSettings {

@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import { MemoryBus, MemoryStore, memoryCluster } from "../cluster/memory.js";
 import { createServer } from "../server.js";
+import { MemoryTaskStore } from "../state/task-store.js";
 import { taskSettings } from "./options.js";
 import { taskEngineOf } from "./plugin.js";
-import { MemoryTaskStore } from "./store.js";
 
 const base = { serverInfo: { name: "t", version: "1" }, handler: {} };
 

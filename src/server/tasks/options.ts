@@ -3,8 +3,8 @@ import { checkKeys, optionError, positiveInteger } from "../../jsonrpc/config-ch
 import type { McpkitError } from "../../jsonrpc/errors.js";
 import { isObject } from "../../jsonrpc/message.js";
 import type { Cluster } from "../cluster/cluster.js";
+import { MemoryTaskStore, type TaskStore } from "../state/task-store.js";
 import type { TaskSettings } from "./engine.js";
-import { MemoryTaskStore, type TaskStore } from "./store.js";
 
 /**
  * Options of a server's tasks (`createServer({ tasks })`; `tasks: true` takes every default).

@@ -7,7 +7,7 @@ import {
   RELATED_TASK_META,
   TASKS_EXTENSION,
 } from "../../protocol/types/tasks.js";
-import type { TaskRecord } from "./store.js";
+import type { TaskRecord } from "../state/task-store.js";
 
 type Result = { [key: string]: unknown };
 
