@@ -41,6 +41,9 @@ if (record && (scaleName !== "full" || process.env.BENCH_ONLY))
 
 const started = performance.now();
 const machineAtStart = machine();
+// What is measured is the checkout as it is now (dist/ was just built from it), whatever changes during the run.
+const startedAt = new Date().toISOString();
+const checkout = record ? gitCommit() : undefined;
 quietListenerWarnings();
 
 const rounds = async (label, impls, measure) => medians(await collect(label, impls, S.rounds, measure));
@@ -191,11 +194,11 @@ console.log(`done in ${seconds.toFixed(1)} s`);
 
 if (record) {
   const file = new URL("../docs/bench/latest.json", import.meta.url);
-  const { commit, dirty } = gitCommit();
+  const { commit, dirty } = checkout;
   const { loadAverage: loadAverageStart, ...host } = machineAtStart;
   const recorded = {
     format: 1,
-    date: new Date().toISOString(),
+    date: startedAt,
     commit,
     dirty,
     scale: scaleName,
