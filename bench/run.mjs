@@ -9,7 +9,9 @@
  * method (`bench/add`) in-process and over HTTP 2026-07-28, mcpkit against the official v2 `setRequestHandler`,
  * with mcpkit's `tools/call` of the same sum measured in the same rounds for comparison.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { http, inProcess, stdio } from "./clients.mjs";
 import { coldImport, installFootprint } from "./footprint.mjs";
 import {
@@ -212,5 +214,8 @@ if (record) {
   };
   mkdirSync(new URL(".", file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(recorded, null, 2)}\n`);
+  // In the layout the repository's formatter keeps (npm run format:check), so that a record commits as is.
+  const biome = fileURLToPath(new URL("../node_modules/@biomejs/biome/bin/biome", import.meta.url));
+  execFileSync(process.execPath, [biome, "format", "--write", fileURLToPath(file)], { stdio: "ignore" });
   log(`recorded in docs/bench/latest.json; now run npm run bench:readme`);
 }
