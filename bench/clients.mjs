@@ -2,7 +2,8 @@
  * Connected clients for each implementation and transport. Every factory resolves to
  * `{ call(i): Promise<void>, close(): Promise<void> }`; `call(i)` runs `add(i, 1)` and checks the answer: as a
  * `tools/call`, or with `custom` (the in-process and HTTP factories of mcpkit, v2 and the floor) as the custom
- * request `bench/add`.
+ * request `bench/add`. The mcpkit factories come from `mcpkitClients(kit, ...)`, for any build of mcpkit
+ * (bench/kit.mjs); `inProcess.mcpkit`, `stdio.mcpkit` and `http.mcpkit` are this checkout's.
  */
 import { spawn } from "node:child_process";
 import { Agent, request } from "node:http";
@@ -18,12 +19,8 @@ import { StreamableHTTPClientTransport as V1HttpClient } from "@modelcontextprot
 import { InMemoryTransport as V1Memory } from "@modelcontextprotocol/sdk/inMemory.js";
 import { InMemoryTransport as V2Memory } from "@modelcontextprotocol/server";
 import { serveStdio as v2Serve } from "@modelcontextprotocol/server/stdio";
-import { createInProcessPair } from "mcpkit";
-import { Client } from "mcpkit/client";
-import { StreamableHttpClientTransport } from "mcpkit/http";
-import { nodeHttp } from "mcpkit/node";
-import { launchStdio } from "mcpkit/stdio";
 import * as z from "zod";
+import { loadKit } from "./kit.mjs";
 import { floorAnswer, LEGACY, MODERN, mcpkitServer, v1Server, v2Server } from "./servers.mjs";
 
 const PEER = fileURLToPath(new URL("./peer.mjs", import.meta.url));
@@ -90,14 +87,50 @@ function bareCalls(send, close, custom = false) {
   };
 }
 
+/**
+ * The mcpkit factories of one build (`kit`, bench/kit.mjs), client and server from that build: `inProcess(custom)`
+ * with `server()` on the other end, `stdio()` launching `bench/peer.mjs stdio mcpkit ...peerFlags`, and
+ * `http(url, era, custom)`. They use only what every build has (`createInProcessPair`, `Client`, `launchStdio`,
+ * `StreamableHttpClientTransport`, `nodeHttp`).
+ */
+export function mcpkitClients(kit, { server, peerFlags = [] }) {
+  return {
+    async inProcess(custom = false) {
+      const [clientSide, serverSide] = kit.index.createInProcessPair();
+      await server().connect(serverSide);
+      const client = new kit.client.Client({ transport: clientSide, clientInfo: INFO });
+      await client.connect();
+      return mcpkitCalls(client, custom);
+    },
+    async stdio() {
+      const transport = kit.stdio.launchStdio({
+        command: process.execPath,
+        args: [PEER, "stdio", "mcpkit", ...peerFlags],
+      });
+      const client = new kit.client.Client({ transport, clientInfo: INFO });
+      await client.connect();
+      return mcpkitCalls(client);
+    },
+    /** On `nodeHttp()`, the recommended HTTP stack on Node (the default, `fetch`, costs about twice as much). */
+    async http(url, era, custom = false) {
+      const transport = new kit.http.StreamableHttpClientTransport({ url, http: kit.node.nodeHttp() });
+      const client = new kit.client.Client({
+        transport,
+        clientInfo: INFO,
+        ...(era === LEGACY ? { protocolVersion: LEGACY } : {}),
+      });
+      const info = await client.connect();
+      if (info.protocolVersion !== era) throw new Error(`mcpkit negotiated ${info.protocolVersion}`);
+      return mcpkitCalls(client, custom);
+    },
+  };
+}
+
+const self = await loadKit();
+const own = mcpkitClients(self, { server: () => mcpkitServer(self.server) });
+
 export const inProcess = {
-  async mcpkit(custom = false) {
-    const [clientSide, serverSide] = createInProcessPair();
-    await mcpkitServer().connect(serverSide);
-    const client = new Client({ transport: clientSide, clientInfo: INFO });
-    await client.connect();
-    return mcpkitCalls(client, custom);
-  },
+  mcpkit: own.inProcess,
   async v1() {
     const [clientSide, serverSide] = V1Memory.createLinkedPair();
     await v1Server().connect(serverSide);
@@ -129,12 +162,7 @@ export const inProcess = {
 };
 
 export const stdio = {
-  async mcpkit() {
-    const transport = launchStdio({ command: process.execPath, args: [PEER, "stdio", "mcpkit"] });
-    const client = new Client({ transport, clientInfo: INFO });
-    await client.connect();
-    return mcpkitCalls(client);
-  },
+  mcpkit: own.stdio,
   async v1() {
     const client = new V1Client(INFO);
     await client.connect(new V1StdioClient({ command: process.execPath, args: [PEER, "stdio", "v1"] }));
@@ -172,18 +200,7 @@ export const stdio = {
 };
 
 export const http = {
-  /** On `nodeHttp()`, the recommended HTTP stack on Node (the default, `fetch`, costs about twice as much). */
-  async mcpkit(url, era, custom = false) {
-    const transport = new StreamableHttpClientTransport({ url, http: nodeHttp() });
-    const client = new Client({
-      transport,
-      clientInfo: INFO,
-      ...(era === LEGACY ? { protocolVersion: LEGACY } : {}),
-    });
-    const info = await client.connect();
-    if (info.protocolVersion !== era) throw new Error(`mcpkit negotiated ${info.protocolVersion}`);
-    return mcpkitCalls(client, custom);
-  },
+  mcpkit: own.http,
   async v1(url) {
     const client = new V1Client(INFO);
     await client.connect(new V1HttpClient(new URL(url)));

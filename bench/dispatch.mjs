@@ -5,11 +5,12 @@
  * executor, the handler context, params validation, result projection), alternated over rounds; medians.
  * Env: DISPATCH_CALLS (default 50,000 per round), DISPATCH_ROUNDS (default 10).
  */
+import * as mcpkit from "mcpkit/server";
 import { mcpkitServer } from "./servers.mjs";
 
 const CALLS = Number(process.env.DISPATCH_CALLS ?? 50_000);
 const ROUNDS = Number(process.env.DISPATCH_ROUNDS ?? 10);
-const server = mcpkitServer();
+const server = mcpkitServer(mcpkit);
 const meta = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": {},

@@ -15,12 +15,15 @@ export const ENTRIES = {
   v2: ["@modelcontextprotocol/client", "@modelcontextprotocol/server"],
 };
 
-/** Milliseconds to import `ENTRIES[impl]` in a fresh `node` (measured inside it, from the first import). */
-export function coldImport(impl) {
+/**
+ * Milliseconds to import `ENTRIES[impl]` in a fresh `node` (measured inside it, from the first import), started
+ * in `cwd` (for mcpkit, a package directory of another build imports that build: the package's self-reference).
+ */
+export function coldImport(impl, cwd = ROOT) {
   const code = `const t = performance.now(); ${ENTRIES[impl].map((e) => `await import(${JSON.stringify(e)});`).join(" ")} process.stdout.write(String(performance.now() - t));`;
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, ["--input-type=module", "-e", code], {
-      cwd: ROOT,
+      cwd,
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";

@@ -3,6 +3,9 @@
  * `node bench/peer.mjs http <impl> <era>` (forked, with an IPC channel) listens on 127.0.0.1, reports
  * `{ port }`, and answers `{ type: "memory" }` with its memory use after a forced GC (needs --expose-gc).
  * impl: mcpkit | v1 | v2 | floor (bare JSON: a line echo on stdio, a `node:http` JSON echo on HTTP).
+ * Flags after the positionals, for mcpkit (bench/compare.mjs): `--kit=<package dir>` serves that build of mcpkit
+ * instead of this checkout's; `--plain` serves `plainServer` (the `add` tool only, on APIs every build has)
+ * instead of `mcpkitServer`; `--no-validate` passes `validate: false` to it.
  */
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
@@ -12,11 +15,17 @@ import { StdioServerTransport as V1StdioTransport } from "@modelcontextprotocol/
 import { StreamableHTTPServerTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { serveStdio as v2ServeStdio } from "@modelcontextprotocol/server/stdio";
-import { serve } from "mcpkit/node";
-import { serveStdio } from "mcpkit/stdio";
-import { floorAnswer, LEGACY, mcpkitServer, v1Server, v2Server } from "./servers.mjs";
+import { loadKit } from "./kit.mjs";
+import { floorAnswer, LEGACY, mcpkitServer, plainServer, v1Server, v2Server } from "./servers.mjs";
 
-const [mode, impl, era] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const [mode, impl, era] = argv.filter((arg) => !arg.startsWith("--"));
+const kitRoot = argv.find((arg) => arg.startsWith("--kit="))?.slice("--kit=".length);
+const kit = impl === "mcpkit" ? await loadKit(kitRoot) : undefined;
+const makeMcpkitServer = () =>
+  argv.includes("--plain")
+    ? plainServer(kit.server, argv.includes("--no-validate") ? false : undefined)
+    : mcpkitServer(kit.server);
 
 function stdioFloor() {
   const lines = createInterface({ input: process.stdin });
@@ -27,7 +36,7 @@ function stdioFloor() {
 }
 
 async function serveStdioPeer() {
-  if (impl === "mcpkit") await serveStdio(mcpkitServer());
+  if (impl === "mcpkit") await kit.stdio.serveStdio(makeMcpkitServer());
   else if (impl === "v1") await v1Server().connect(new V1StdioTransport());
   else if (impl === "v2") v2ServeStdio(() => v2Server());
   else stdioFloor();
@@ -66,12 +75,18 @@ function sessionListener(makeTransport, makeServer) {
 async function listenHttp() {
   let listener;
   if (impl === "mcpkit") {
-    const handle = await serve(mcpkitServer(), {
-      host: "127.0.0.1",
-      port: 0,
-      // The memory section opens thousands of sessions from one address; the official SDKs cap neither.
-      handler: { sessions: { maxSessions: 100_000, maxSessionsPerAddress: 100_000 } },
-    });
+    // The memory section opens thousands of sessions from one address; the official SDKs cap neither.
+    const sessions = { maxSessions: 100_000, maxSessionsPerAddress: 100_000 };
+    const start = (limits) =>
+      kit.node.serve(makeMcpkitServer(), { host: "127.0.0.1", port: 0, handler: { sessions: limits } });
+    let handle;
+    try {
+      handle = await start(sessions);
+    } catch (error) {
+      // Builds from before the per-address cap refuse the key; they have no such cap to lift.
+      if (!String(error?.message).includes("maxSessionsPerAddress")) throw error;
+      handle = await start({ maxSessions: sessions.maxSessions });
+    }
     return handle.server.address().port;
   }
   if (impl === "v1") {

@@ -2,11 +2,11 @@
  * The servers under test, each with one trivial `add` tool: mcpkit, the official v1 SDK
  * (`@modelcontextprotocol/sdk`) and the official v2 SDK (`@modelcontextprotocol/server`). mcpkit and v2 also
  * serve the same sum as a custom request method, `bench/add` (params `{ a, b }`, result `{ sum }`): mcpkit with
- * `ServerBuilder.request`, v2 with `setRequestHandler`.
+ * `ServerBuilder.request`, v2 with `setRequestHandler`. The mcpkit servers are built from a given build's
+ * `mcpkit/server` module (bench/kit.mjs), so that bench/compare.mjs can serve two builds with the same code.
  */
 import { McpServer as V1McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpServer as V2McpServer } from "@modelcontextprotocol/server";
-import { defineRequest, ServerBuilder } from "mcpkit/server";
 import * as z from "zod";
 
 export const MODERN = "2026-07-28";
@@ -27,33 +27,41 @@ const ADD_SCHEMA = {
 export const MCPKIT_SCHEMA = process.env.BENCH_MCPKIT_SCHEMA ?? "raw";
 
 /** The custom method `bench/add`, its params checked with the same kind of schema as the `add` tool's. */
-const customAdd =
-  MCPKIT_SCHEMA === "off"
-    ? defineRequest(({ a, b }) => ({ sum: Number(a) + Number(b) }))
-    : defineRequest(
-        { params: MCPKIT_SCHEMA === "zod" ? z.object({ a: z.number(), b: z.number() }) : ADD_SCHEMA },
-        ({ a, b }) => ({ sum: Number(a) + Number(b) }),
-      );
+function customAdd({ defineRequest }) {
+  const handler = ({ a, b }) => ({ sum: Number(a) + Number(b) });
+  if (MCPKIT_SCHEMA === "off") return defineRequest(handler);
+  const params = MCPKIT_SCHEMA === "zod" ? z.object({ a: z.number(), b: z.number() }) : ADD_SCHEMA;
+  return defineRequest({ params }, handler);
+}
 
-export function mcpkitServer() {
-  const builder = new ServerBuilder({
+const addTool = { name: "add", description: "Adds two numbers", inputSchema: ADD_SCHEMA };
+const addRaw = ({ a, b }) => ({ content: [{ type: "text", text: String(Number(a) + Number(b)) }] });
+
+/** The bench's mcpkit server on `server` (a build's `mcpkit/server` module): `add` and `bench/add`. */
+export function mcpkitServer(server) {
+  const builder = new server.ServerBuilder({
     serverInfo: { name: "bench-mcpkit", version: "1.0.0" },
     validate: MCPKIT_SCHEMA !== "off",
-    requests: { "bench/add": customAdd },
+    requests: { "bench/add": customAdd(server) },
   });
   if (MCPKIT_SCHEMA === "zod") {
     const inputSchema = z.object({ a: z.number(), b: z.number() });
     return builder
-      .tool({ name: "add", description: "Adds two numbers", inputSchema }, ({ a, b }) => ({
-        content: [{ type: "text", text: String(a + b) }],
-      }))
+      .tool({ ...addTool, inputSchema }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }))
       .build();
   }
-  return builder
-    .tool({ name: "add", description: "Adds two numbers", inputSchema: ADD_SCHEMA }, ({ a, b }) => ({
-      content: [{ type: "text", text: String(Number(a) + Number(b)) }],
-    }))
-    .build();
+  return builder.tool(addTool, addRaw).build();
+}
+
+/**
+ * The server bench/compare.mjs runs on each of two builds: the `add` tool with the raw JSON Schema, on what
+ * every build has (`new ServerBuilder({ serverInfo }).tool(...).build()`). `validate: false` is passed only when
+ * asked (`validate === false`), since builds from before argument validation refuse the option.
+ */
+export function plainServer(server, validate) {
+  const options = { serverInfo: { name: "bench-mcpkit", version: "1.0.0" } };
+  if (validate === false) options.validate = false;
+  return new server.ServerBuilder(options).tool(addTool, addRaw).build();
 }
 
 export function v1Server() {
