@@ -135,4 +135,5 @@ export {
 export { MemoryTaskStore, type TaskCapRefusal, type TaskRecord, type TaskStore } from "./state/task-store.js";
 export type { TaskEngine, TaskHooks, TaskSettings } from "./tasks/engine.js";
 export type { TasksOptions } from "./tasks/options.js";
+export type { TasksPlugin } from "./tasks/plugin.js";
 export { isTaskRun, runAsTask, type TaskContext, type TaskRun, type TaskWork } from "./tasks/run.js";

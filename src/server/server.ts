@@ -10,7 +10,7 @@ import type { NotificationSink } from "./core/context.js";
 import { warnPublicCacheWithIdentity } from "./core/identity-source.js";
 import { wantsList, wantsResource } from "./core/listen.js";
 import type { ServerConfig } from "./core/options.js";
-import type { Broadcast, PluginHost } from "./core/plugin.js";
+import type { Broadcast, PluginHost, ServerPlugin } from "./core/plugin.js";
 import { createRuntime, type ServerRuntime } from "./core/runtime.js";
 import type { Subscription, SubscriptionChannel } from "./core/subscription.js";
 import { serveCustomNotification } from "./custom/dispatch.js";
@@ -57,6 +57,17 @@ export class Server {
    */
   get ready(): Promise<void> {
     return this.config.hooks.ready();
+  }
+
+  /**
+   * The plugin of this server named `name` (its own features' too: `"tasks"`, `"cluster"`), if it has one.
+   *
+   * @example
+   * const tasks = server.plugin("tasks") as TasksPlugin | undefined;
+   * console.log(tasks?.engine?.runningCount);
+   */
+  plugin(name: string): ServerPlugin | undefined {
+    return this.config.hooks.plugins.find((plugin) => plugin.name === name);
   }
 
   /** The same as {@link Server.ready} (its name from before plugins). */

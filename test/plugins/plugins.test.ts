@@ -77,6 +77,8 @@ describe("the plugin seam", () => {
       undefined,
     ]);
     expect(hooks.plugins.map((plugin) => plugin.name)).toEqual(["tasks"]);
+    expect(server.plugin("tasks")?.name).toBe("tasks");
+    expect(server.plugin("nope")).toBeUndefined();
   });
 
   it("refuses a plugin without a name, a name twice, an answer kind twice", () => {
