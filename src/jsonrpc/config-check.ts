@@ -70,11 +70,7 @@ export function positiveInteger<F = number>(
   key: string,
   scope: OptionScope = "",
 ): number | F {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || (value as number) < 1) {
-    throw scopeError(scope, key, "must be a positive integer");
-  }
-  return value as number;
+  return integerFrom(value, fallback, 1, key, scope);
 }
 
 /** A non-negative safe integer (0 allowed), or `fallback` when `value` is `undefined`. */
@@ -84,9 +80,19 @@ export function nonNegativeInteger<F = number>(
   key: string,
   scope: OptionScope = "",
 ): number | F {
+  return integerFrom(value, fallback, 0, key, scope);
+}
+
+function integerFrom<F>(
+  value: unknown,
+  fallback: F,
+  min: 0 | 1,
+  key: string,
+  scope: OptionScope,
+): number | F {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || (value as number) < 0) {
-    throw scopeError(scope, key, "must be a non-negative integer");
+  if (!Number.isSafeInteger(value) || (value as number) < min) {
+    throw scopeError(scope, key, min === 1 ? "must be a positive integer" : "must be a non-negative integer");
   }
   return value as number;
 }
