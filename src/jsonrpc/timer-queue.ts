@@ -1,9 +1,14 @@
 import { REQUEST_SCOPED_TIMERS } from "./request-scoped-timers.js";
 
+/** What a {@link TimerQueue} may call on timeout besides a function: an object's `onTimeout` (no closure to make). */
+export interface TimeoutTarget {
+  onTimeout(): void;
+}
+
 /** One pending timeout of a {@link TimerQueue}; pass it to `cancel`. */
 export interface QueuedTimeout {
   readonly due: number;
-  /** @internal */ fire: (() => void) | undefined;
+  /** @internal */ fire: (() => void) | TimeoutTarget | undefined;
   /** @internal */ prev: QueuedTimeout | undefined;
   /** @internal */ next: QueuedTimeout | undefined;
 }
@@ -44,8 +49,10 @@ export class TimerQueue {
     private readonly requestScoped: boolean = REQUEST_SCOPED_TIMERS,
   ) {}
 
-  /** Calls `fire` once `delayMs` have passed, unless cancelled first. */
-  add(fire: () => void): QueuedTimeout {
+  /**
+   * Calls `fire` (a function, or an object's `onTimeout`) once `delayMs` have passed, unless cancelled first.
+   */
+  add(fire: (() => void) | TimeoutTarget): QueuedTimeout {
     const now = performance.now();
     const entry: QueuedTimeout = {
       due: now + this.delayMs,
@@ -130,7 +137,8 @@ export class TimerQueue {
       entry.fire = undefined;
       this.unlink(entry);
       try {
-        fire?.();
+        if (typeof fire === "function") fire();
+        else fire?.onTimeout();
       } catch (error) {
         // As a throwing timer callback would be: reported, without stranding the entries behind it.
         queueMicrotask(() => {

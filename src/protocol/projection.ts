@@ -47,7 +47,7 @@ function hasLooseOutputSchema(tool: unknown): boolean {
 
 /**
  * Shapes a handler's result for the wire of one era. 2026-07-28: `resultType` defaults to `complete`, cacheable
- * complete results get `ttlMs`/`cacheScope` (the handler's own values win), server info goes in `_meta`;
+ * complete results get `ttlMs`/`cacheScope` from `cache` (the handler's own values win), server info goes in `_meta`;
  * `cacheable` says whether a custom method's results are cacheable (default: the core table).
  * 2025-11-25: the 2026-only members are removed, whatever the handler returned (see `projectLegacy`).
  */
@@ -55,20 +55,22 @@ export function projectResult(
   era: Era,
   method: string,
   result: { [key: string]: unknown },
-  options: { cache: CacheHints; serverInfo: Implementation; cacheable?: boolean | undefined },
+  cache: CacheHints,
+  serverInfo: Implementation,
+  cacheable?: boolean | undefined,
 ): { [key: string]: unknown } {
   if (era !== MODERN_VERSION) return projectLegacy(method, result);
   const out = shallowCopy(result);
   if (out.resultType === undefined) out.resultType = "complete";
-  if (out.resultType === "complete" && (options.cacheable ?? CACHEABLE_METHODS.has(method))) {
-    if (out.ttlMs === undefined) out.ttlMs = options.cache.ttlMs;
-    if (out.cacheScope === undefined) out.cacheScope = options.cache.cacheScope;
+  if (out.resultType === "complete" && (cacheable ?? CACHEABLE_METHODS.has(method))) {
+    if (out.ttlMs === undefined) out.ttlMs = cache.ttlMs;
+    if (out.cacheScope === undefined) out.cacheScope = cache.cacheScope;
   }
   const meta = out._meta;
-  if (typeof meta !== "object" || meta === null) out._meta = serverInfoMeta(options.serverInfo);
+  if (typeof meta !== "object" || meta === null) out._meta = serverInfoMeta(serverInfo);
   else if (!(MetaKey.serverInfo in meta)) {
     const merged = shallowCopy(meta);
-    merged[MetaKey.serverInfo] = options.serverInfo;
+    merged[MetaKey.serverInfo] = serverInfo;
     out._meta = merged;
   }
   return out;

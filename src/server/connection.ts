@@ -33,6 +33,13 @@ export class ServerConnection {
   private pinned: Era | undefined;
   private legacy: LegacySession | undefined;
   private initializing: Promise<void> | undefined;
+  /**
+   * The oldest in-flight request, kept out of `inFlight` while it is the only one: one request at a time then
+   * costs no map insertion and deletion (a map that goes from one entry to none reallocates its table). Filled
+   * only while the map is empty.
+   */
+  private loneId: RequestId | undefined;
+  private lone: LazyAbort | undefined;
   private readonly inFlight = new Map<RequestId, LazyAbort>();
   private isClosed = false;
   private readonly notify = (notification: JsonRpcNotification) => this.send(notification);
@@ -80,8 +87,9 @@ export class ServerConnection {
   }
 
   private async serve(request: JsonRpcRequest, info: MessageInfo | undefined): Promise<void> {
-    if (this.inFlight.has(request.id)) {
-      await this.send(
+    if (this.inFlightAbort(request.id) !== undefined) {
+      // `send` never rejects (a failure is logged): nothing to wait for.
+      void this.send(
         errorResponse(
           request.id,
           new JsonRpcError(ErrorCode.InvalidRequest, "Invalid Request: duplicate request id"),
@@ -93,13 +101,17 @@ export class ServerConnection {
     }
     // Most requests are neither cancelled nor read their signal: the abort makes its AbortSignal only on use.
     const abort = new LazyAbort();
-    this.inFlight.set(request.id, abort);
+    if (this.lone === undefined && this.inFlight.size === 0) {
+      this.loneId = request.id;
+      this.lone = abort;
+    } else this.inFlight.set(request.id, abort);
     let subscribed = false;
     try {
       const answer = await this.route(request, info, abort);
       if ("jsonrpc" in answer) {
         // A cancelled request gets no response (the client has already forgotten it).
-        if (!abort.aborted) await this.send(answer);
+        // Not awaited: `send` never rejects, and waiting would cost every request a hop.
+        if (!abort.aborted) void this.send(answer);
         return;
       }
       // A subscription lives on: cancelling it (or losing the transport) ends it; its end frees the id.
@@ -113,7 +125,16 @@ export class ServerConnection {
   }
 
   private forget(id: RequestId, abort: LazyAbort): void {
-    if (this.inFlight.get(id) === abort) this.inFlight.delete(id);
+    if (this.lone === abort) {
+      this.lone = undefined;
+      this.loneId = undefined;
+    } else if (this.inFlight.get(id) === abort) this.inFlight.delete(id);
+  }
+
+  /** The abort of the in-flight request `id`, if there is one. */
+  private inFlightAbort(id: RequestId): LazyAbort | undefined {
+    if (this.lone !== undefined && this.loneId === id) return this.lone;
+    return this.inFlight.size === 0 ? undefined : this.inFlight.get(id);
   }
 
   /** Routes by the pinned era; once pinned, without an `async` frame (its promise would add hops per request). */
@@ -207,9 +228,9 @@ export class ServerConnection {
     if (notification.method === "notifications/cancelled" && isObject(params)) {
       const id = params.requestId;
       if (typeof id === "string" || typeof id === "number") {
-        this.inFlight
-          .get(id)
-          ?.abort(new McpkitError("ABORTED", "cancelled by the client", { details: { id } }));
+        this.inFlightAbort(id)?.abort(
+          new McpkitError("ABORTED", "cancelled by the client", { details: { id } }),
+        );
       }
     } else if (notification.method === "notifications/initialized") {
       this.legacy?.markInitialized();
@@ -253,8 +274,12 @@ export class ServerConnection {
     if (this.isClosed) return;
     this.isClosed = true;
     const closedError = new McpkitError("CLOSED", "connection closed", { cause: reason.error });
-    for (const abort of this.inFlight.values()) abort.abort(closedError);
+    const aborts = [...this.inFlight.values()];
+    if (this.lone !== undefined) aborts.unshift(this.lone);
+    this.lone = undefined;
+    this.loneId = undefined;
     this.inFlight.clear();
+    for (const abort of aborts) abort.abort(closedError);
     this.legacy?.close();
     this.onEnd(this);
     this.resolveClosed(reason);

@@ -141,10 +141,13 @@ export class FakeServer {
     const request = this.requests().find((r) => r.id === id);
     const result =
       request && this.options.project !== false && isModernRequest(request)
-        ? projectResult(MODERN_VERSION, request.method, reply.result, {
-            cache: { ttlMs: 0, cacheScope: "public" },
-            serverInfo: FAKE_SERVER_INFO,
-          })
+        ? projectResult(
+            MODERN_VERSION,
+            request.method,
+            reply.result,
+            { ttlMs: 0, cacheScope: "public" },
+            FAKE_SERVER_INFO,
+          )
         : reply.result;
     return this.send({ jsonrpc: "2.0", id, result });
   }

@@ -5,6 +5,7 @@ import type { GetPromptResult } from "../../protocol/types/prompts.js";
 import type { CallToolResult, Tool } from "../../protocol/types/tools.js";
 import { describeIssues } from "../../protocol/validation.js";
 import type { RequestContext } from "../core/context.js";
+import { isThenable } from "../core/invoke.js";
 import type { Check, CheckResult } from "../custom/schemas.js";
 import { type InputRequired, isInputRequired } from "../state/input.js";
 import { taskRequired } from "../tasks/dispatch.js";
@@ -25,38 +26,65 @@ export interface PromptChecks {
   readonly args: Check | undefined;
 }
 
+type ToolAnswer = CallToolResult | InputRequired | TaskRun;
+
 /**
  * Runs one tool call: arguments checked first (a failure is an `isError` result naming every failing path, and
  * the function does not run), then the function, then its `structuredContent` against the `outputSchema` (a
  * failure is the server's bug: `-32603` to the client, the details logged). A `runAsTask` answer gets its
- * work's result checked the same way, inline or as a task (a mismatch fails the task).
+ * work's result checked the same way, inline or as a task (a mismatch fails the task). Synchronous while every
+ * step is (a synchronous tool without an `outputSchema` costs no promise); may throw instead of rejecting, so
+ * call it where a throw is a rejection (an `async` caller).
  */
-export async function runTool(
+export function runTool(
   tool: RegisteredTool,
   args: { [key: string]: unknown },
   context: RequestContext,
-): Promise<CallToolResult | InputRequired | TaskRun> {
-  const name = tool.definition.name;
+): Answer<ToolAnswer> {
   if (tool.definition.execution?.taskSupport === "required" && !context.taskAugmented) {
-    throw taskRequired(context.era, name);
+    throw taskRequired(context.era, tool.definition.name);
   }
-  let input: unknown = args;
-  if (tool.input !== undefined) {
-    const pending = tool.input(args);
-    const checked = pending instanceof Promise ? await pending : pending;
-    if (!checked.ok) {
-      const text = `Invalid arguments for tool "${name}":\n${describeIssues(checked.issues)}`;
-      return { content: [{ type: "text", text }], isError: true };
-    }
-    input = checked.value;
+  if (tool.input === undefined) return callTool(tool, args, context);
+  const pending = tool.input(args);
+  return pending instanceof Promise
+    ? pending.then((checked) => callChecked(tool, checked, context))
+    : callChecked(tool, pending, context);
+}
+
+/** The function with checked arguments, or the `isError` result naming what failed. */
+function callChecked(
+  tool: RegisteredTool,
+  checked: CheckResult,
+  context: RequestContext,
+): Answer<ToolAnswer> {
+  if (!checked.ok) {
+    const text = `Invalid arguments for tool "${tool.definition.name}":\n${describeIssues(checked.issues)}`;
+    return { content: [{ type: "text", text }], isError: true };
   }
-  let result: CallToolResult | InputRequired | TaskRun;
+  return callTool(tool, checked.value, context);
+}
+
+/** Calls the function: a throw is an `isError` result (a `JsonRpcError` is thrown on); its answer is settled. */
+function callTool(tool: RegisteredTool, input: unknown, context: RequestContext): Answer<ToolAnswer> {
+  let result: unknown;
   try {
-    result = (await tool.callback(input as never, context)) as CallToolResult | InputRequired | TaskRun;
+    result = tool.callback(input as never, context);
   } catch (error) {
-    if (error instanceof JsonRpcError) throw error;
-    return { content: [{ type: "text", text: toError(error).message }], isError: true };
+    return failed(error);
   }
+  // Awaited only when it is a thenable: a synchronous answer is settled at once.
+  if (isThenable(result)) {
+    return Promise.resolve(result).then((value) => settleTool(tool, value as ToolAnswer), failed);
+  }
+  return settleTool(tool, result as ToolAnswer);
+}
+
+function failed(error: unknown): CallToolResult {
+  if (error instanceof JsonRpcError) throw error;
+  return { content: [{ type: "text", text: toError(error).message }], isError: true };
+}
+
+function settleTool(tool: RegisteredTool, result: ToolAnswer): Answer<ToolAnswer> {
   if (isInputRequired(result)) return result;
   if (isTaskRun(result)) {
     if (tool.definition.outputSchema === undefined) return result;
@@ -67,21 +95,30 @@ export async function runTool(
   return checkOutput(tool, result);
 }
 
-/** A result checked against the tool's `outputSchema` (a failed result as it is); throws on a mismatch. */
-async function checkOutput(tool: RegisteredTool, result: CallToolResult): Promise<CallToolResult> {
-  const name = tool.definition.name;
+/**
+ * A result checked against the tool's `outputSchema` (a failed result as it is); throws on a mismatch.
+ * Synchronous unless the schema's check is asynchronous.
+ */
+function checkOutput(tool: RegisteredTool, result: CallToolResult): Answer<CallToolResult> {
   if (result.isError === true) return result;
   // The spec: a tool that declares an outputSchema must return structured content (unless it failed).
   if (tool.definition.outputSchema === undefined) return result;
   if (!("structuredContent" in result)) {
-    throw new Error(`tool "${name}" declares an outputSchema but returned no structuredContent`);
+    throw new Error(
+      `tool "${tool.definition.name}" declares an outputSchema but returned no structuredContent`,
+    );
   }
   if (tool.output === undefined) return result;
   const pending = tool.output(result.structuredContent);
-  const checked = pending instanceof Promise ? await pending : pending;
+  return pending instanceof Promise
+    ? pending.then((checked) => checkedOutput(tool, result, checked))
+    : checkedOutput(tool, result, pending);
+}
+
+function checkedOutput(tool: RegisteredTool, result: CallToolResult, checked: CheckResult): CallToolResult {
   if (!checked.ok) {
     throw new Error(
-      `tool "${name}" returned structuredContent that does not match its outputSchema:\n${describeIssues(checked.issues)}`,
+      `tool "${tool.definition.name}" returned structuredContent that does not match its outputSchema:\n${describeIssues(checked.issues)}`,
     );
   }
   if (checked.value === result.structuredContent) return result;

@@ -1,7 +1,7 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError } from "../../jsonrpc/errors.js";
 import { type AbortLike, LazyAbort } from "../../jsonrpc/lazy-abort.js";
-import { type QueuedTimeout, TimerQueue } from "../../jsonrpc/timer-queue.js";
+import { type QueuedTimeout, type TimeoutTarget, TimerQueue } from "../../jsonrpc/timer-queue.js";
 
 /** Message of the error sent when a handler call outlives its deadline. */
 export const HANDLER_TIMEOUT_MESSAGE = "handler callback timed out";
@@ -102,7 +102,7 @@ export class CallbackExecutor {
 }
 
 /** One handler call: its abort, its place in the queue or its slot, its timer and its outcome. */
-class ExecutorCall<T> {
+class ExecutorCall<T> implements TimeoutTarget {
   readonly promise: Promise<T>;
   private readonly abort = new LazyAbort();
   private queued: boolean;
@@ -130,7 +130,7 @@ class ExecutorCall<T> {
         cancel.addEventListener("abort", this.onCancel, { once: true });
       }
     }
-    this.timeout = executor.timerQueue.add(() => this.expire());
+    this.timeout = executor.timerQueue.add(this);
     if (!queued) this.start();
   }
 
@@ -144,8 +144,9 @@ class ExecutorCall<T> {
       // Settled on a later microtask like any other outcome, so a queue of throwing calls does not recurse.
       result = Promise.reject(error);
     }
-    Promise.resolve(result).then(
-      (value) => this.settle(true, value),
+    // A promise (an async callback's) is listened to as it is; only another value is wrapped.
+    (result instanceof Promise ? result : Promise.resolve(result)).then(
+      (value: T) => this.settle(true, value),
       (error: unknown) => this.settle(false, error),
     );
   }
@@ -162,7 +163,8 @@ class ExecutorCall<T> {
     this.reject(reason);
   }
 
-  private expire(): void {
+  /** @internal The deadline passed (called by the timer queue). */
+  onTimeout(): void {
     const error = new JsonRpcError(ErrorCode.InternalError, HANDLER_TIMEOUT_MESSAGE);
     if (this.queued) {
       this.finish(false);

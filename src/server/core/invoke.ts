@@ -7,6 +7,7 @@ import { type PluginAnswer, pluginAnswerKind } from "./plugin-answer.js";
 
 type Params = { [key: string]: unknown };
 type Result = { [key: string]: unknown };
+type Answer<T> = Promise<T> | T;
 
 /** The methods served by handler callbacks, the same in both eras. */
 export const HANDLER_METHODS: ReadonlySet<string> = new Set([
@@ -21,52 +22,54 @@ export const HANDLER_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Checks a handler method's params, calls the handler's callback and checks the shape of its answer. Throws
+ * Checks a handler method's params, calls the handler's callback and checks the shape of its answer: at once
+ * when the callback answered synchronously (no promise), else a promise. May throw instead of rejecting, so it
+ * is called where a throw is a rejection (an `async` caller). Throws
  * `-32601` when the family is not served, `-32602` for bad params; a malformed answer is the handler's bug and
  * throws a plain Error (sent as `-32603`). `tools/call`, `prompts/get` and `resources/read` may answer with an
  * {@link InputRequired}; any other method that does is a handler bug too.
  */
-export async function invokeHandler(
+export function invokeHandler(
   config: ServerConfig,
   method: string,
   params: Params,
   context: RequestContext,
-): Promise<Result | InputRequired | PluginAnswer> {
+): Answer<Result | InputRequired | PluginAnswer> {
   const handler = config.handler;
   switch (method) {
     case "tools/list":
-      return checked(await need(handler.listTools, method)(listRequest(params), context), "tools");
+      return checkedAnswer(need(handler.listTools, method)(listRequest(params), context), "tools");
     case "tools/call": {
       const name = requireString(params, "name");
       const args = params.arguments ?? {};
       if (!isObject(args)) throw invalidParams("arguments must be an object");
-      return checked(
-        await need(handler.callTool, method)({ name, arguments: args }, context),
+      return checkedAnswer(
+        need(handler.callTool, method)({ name, arguments: args }, context),
         "content",
         true,
       );
     }
     case "resources/list":
-      return checked(await need(handler.listResources, method)(listRequest(params), context), "resources");
+      return checkedAnswer(need(handler.listResources, method)(listRequest(params), context), "resources");
     case "resources/read": {
       const uri = requireString(params, "uri");
-      return checked(await need(handler.readResource, method)({ uri }, context), "contents", true);
+      return checkedAnswer(need(handler.readResource, method)({ uri }, context), "contents", true);
     }
     case "resources/templates/list":
-      return checked(
-        await need(handler.listResourceTemplates, method)(listRequest(params), context),
+      return checkedAnswer(
+        need(handler.listResourceTemplates, method)(listRequest(params), context),
         "resourceTemplates",
       );
     case "prompts/list":
-      return checked(await need(handler.listPrompts, method)(listRequest(params), context), "prompts");
+      return checkedAnswer(need(handler.listPrompts, method)(listRequest(params), context), "prompts");
     case "prompts/get": {
       const name = requireString(params, "name");
       const args = params.arguments ?? {};
       if (!isObject(args) || !Object.values(args).every((v) => typeof v === "string")) {
         throw invalidParams("arguments must be an object of strings");
       }
-      return checked(
-        await need(handler.getPrompt, method)({ name, arguments: args as { [k: string]: string } }, context),
+      return checkedAnswer(
+        need(handler.getPrompt, method)({ name, arguments: args as { [k: string]: string } }, context),
         "messages",
         true,
       );
@@ -81,15 +84,38 @@ export async function invokeHandler(
         throw invalidParams("argument must have string name and value");
       }
       const { _meta: _dropped, ...request } = params;
-      const result = await need(handler.complete, method)(request as never, context);
-      if (!isObject(result) || !isObject(result.completion) || !Array.isArray(result.completion.values)) {
-        throw new Error("complete handler must return { completion: { values: [...] } }");
-      }
-      return result;
+      const answer = need(handler.complete, method)(request as never, context);
+      return isThenable(answer) ? Promise.resolve(answer).then(checkedCompletion) : checkedCompletion(answer);
     }
     default:
       throw methodNotFound(method);
   }
+}
+
+function checkedCompletion(result: unknown): Result {
+  if (!isObject(result) || !isObject(result.completion) || !Array.isArray(result.completion.values)) {
+    throw new Error("complete handler must return { completion: { values: [...] } }");
+  }
+  return result;
+}
+
+/** {@link checked} once the callback's answer is there: at once unless it is a thenable. */
+function checkedAnswer(
+  answer: unknown,
+  arrayKey: string,
+  mayAskInput = false,
+): Answer<Result | InputRequired | PluginAnswer> {
+  if (!isThenable(answer)) return checked(answer, arrayKey, mayAskInput);
+  return Promise.resolve(answer).then((result) => checked(result, arrayKey, mayAskInput));
+}
+
+/** True for a promise or any other object with a `then` method (what `await` would wait for). */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
 }
 
 function need<T>(callback: T | undefined, method: string): T {

@@ -3,7 +3,7 @@ import { JsonRpcError } from "../../jsonrpc/errors.js";
 import { isObject, type JsonRpcNotification } from "../../jsonrpc/message.js";
 import { describeIssues } from "../../protocol/validation.js";
 import { type Era, MODERN_VERSION } from "../../protocol/versions.js";
-import type { RequestContext } from "../core/context.js";
+import { type RequestContext, withLazySignal } from "../core/context.js";
 import type { ServerRuntime } from "../core/runtime.js";
 import { type InputRequired, isInputRequired } from "../state/input.js";
 import type { CustomNotification, CustomRequest, NotificationContext } from "./custom.js";
@@ -86,11 +86,10 @@ async function runNotification(
     method: notification.method,
     identity,
     meta: isObject(params._meta) ? params._meta : {},
-    get signal() {
-      return abort.signal;
-    },
+    signal: undefined as unknown as AbortSignal,
   };
-  await entry.handler(input as never, context);
+  // The shared getter of a request's context: no accessor made per notification.
+  await entry.handler(input as never, withLazySignal(context, abort));
 }
 
 /** The params a handler sees: without `_meta` (it is `context.meta`) and, in 2026, the input-round fields. */

@@ -164,10 +164,7 @@ export class LegacySession implements PluginSession {
       }
       response = resultResponse(
         request.id,
-        projectResult(LEGACY_VERSION, request.method, result, {
-          cache: config.cache,
-          serverInfo: config.serverInfo,
-        }),
+        projectResult(LEGACY_VERSION, request.method, result, config.cache, config.serverInfo),
       );
     } catch (error) {
       response = errorResponse(

@@ -22,7 +22,13 @@ import {
   isInputRequired,
   type RoundInput,
 } from "../state/input.js";
-import { inputRequiredResult, NO_INPUT, readModernInput, spendState } from "./modern-input.js";
+import {
+  inputRequiredResult,
+  type ModernRound,
+  NO_INPUT,
+  readModernInput,
+  spendState,
+} from "./modern-input.js";
 
 /** What the transport knows about one 2026-07-28 request. */
 export interface ModernRequestEnv {
@@ -78,16 +84,20 @@ export async function serveModern(
       if (hooks.admit !== undefined) await hooks.admit(call);
     }
     let result: { [key: string]: unknown };
-    const custom = HANDLER_METHODS.has(method) ? undefined : config.custom.request(MODERN_VERSION, method);
+    const core = HANDLER_METHODS.has(method);
+    const custom = core ? undefined : config.custom.request(MODERN_VERSION, method);
     if (method === "server/discover") {
       result = discoverResult(config);
-    } else if (custom !== undefined || HANDLER_METHODS.has(method)) {
-      const round = { method, params, identity: env.identity };
+    } else if (custom !== undefined || core) {
       // A first call carries no retry fields: nothing to read, and no hop to read it.
       const { input, nonce } =
         params.inputResponses === undefined && params.requestState === undefined
           ? NO_INPUT
-          : await readModernInput(sealer, round, custom !== undefined || INPUT_REQUIRED_METHODS.has(method));
+          : await readModernInput(
+              sealer,
+              modernRound(method, params, env),
+              custom !== undefined || INPUT_REQUIRED_METHODS.has(method),
+            );
       const notify = cappedNotifications(env.notify, config.limits, config.logger, request);
       const answer = await executor.run(async (abort) => {
         if (nonce !== undefined) await spendState(sealer, nonce);
@@ -101,18 +111,14 @@ export async function serveModern(
         return (await hooks.settle(answer, call, context)) as Result | InputRequired;
       }, env.signal);
       result = isInputRequired(answer)
-        ? await inputRequiredResult(sealer, answer, round, meta.clientCapabilities)
+        ? await inputRequiredResult(sealer, answer, modernRound(method, params, env), meta.clientCapabilities)
         : answer;
     } else {
       throw methodNotFound(method);
     }
     response = resultResponse(
       request.id,
-      projectResult(MODERN_VERSION, method, result, {
-        cache: config.cache,
-        serverInfo: config.serverInfo,
-        cacheable: custom?.cacheable,
-      }),
+      projectResult(MODERN_VERSION, method, result, config.cache, config.serverInfo, custom?.cacheable),
     );
   } catch (error) {
     response = errorResponse(
@@ -126,6 +132,11 @@ export async function serveModern(
 }
 
 type Result = { [key: string]: unknown };
+
+/** The request a round's `requestState` is bound to: built only when a round is read or sealed. */
+function modernRound(method: string, params: Result, env: ModernRequestEnv): ModernRound {
+  return { method, params, identity: env.identity };
+}
 
 /** What the plugins' hooks learn about a 2026-07-28 request. */
 function modernCall(request: JsonRpcRequest, meta: RequestMeta, env: ModernRequestEnv): PluginCall {

@@ -3,7 +3,7 @@ import { JsonRpcError, McpkitError } from "../../jsonrpc/errors.js";
 import { isObject } from "../../jsonrpc/message.js";
 import { RELATED_TASK_META } from "../../protocol/types/tasks.js";
 import { type Era, MODERN_VERSION } from "../../protocol/versions.js";
-import type { NotificationSink, RequestContext } from "../core/context.js";
+import { type NotificationSink, type RequestContext, withLazySignal } from "../core/context.js";
 import type { TaskEngine, TaskHooks } from "./engine.js";
 import type { TaskContext, TaskRun } from "./run.js";
 import { legacyTask, modernCreateResult, tasksCapabilityMissing } from "./wire.js";
@@ -22,9 +22,7 @@ export function taskRequired(era: Era, tool: string): JsonRpcError {
 export async function runInline(answer: TaskRun, context: RequestContext): Promise<Params> {
   const inline: TaskContext = {
     taskId: undefined,
-    get signal() {
-      return context.signal;
-    },
+    signal: undefined as unknown as AbortSignal,
     status: async () => {},
     progress: (progress, total, message) => context.progress(progress, total, message),
     input: async () => {
@@ -37,7 +35,8 @@ export async function runInline(answer: TaskRun, context: RequestContext): Promi
       );
     },
   };
-  const result: unknown = await answer.work(inline);
+  // The shared getter of a request's context: no accessor made per inline run; it reads the call's signal.
+  const result: unknown = await answer.work(withLazySignal(inline, context));
   if (!isObject(result) || !Array.isArray(result.content)) {
     throw new Error("a task's work must resolve with a tool result ({ content: [...] })");
   }
