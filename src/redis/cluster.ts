@@ -5,8 +5,8 @@ import {
   type ClusterBus,
   clusterUnavailable,
   type SharedStore,
-} from "../server/cluster/cluster.js";
-import type { TaskStore } from "../server/state/task-store.js";
+  type TaskStore,
+} from "../server/index.js";
 import { redisTaskStore } from "./task-store.js";
 
 /** Options of {@link createRedisCluster}. Unknown keys are rejected. */

@@ -1,6 +1,6 @@
 import type { createClient } from "redis";
 import { McpkitError } from "../jsonrpc/errors.js";
-import type { TaskCapRefusal, TaskRecord, TaskStore } from "../server/state/task-store.js";
+import type { TaskCapRefusal, TaskRecord, TaskStore } from "../server/index.js";
 
 type Commands = ReturnType<typeof createClient>;
 /** Runs one Redis call, bounded in time; a failure rejects with the cluster's `UNAVAILABLE` error. */
