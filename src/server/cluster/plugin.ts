@@ -1,4 +1,4 @@
-import type { ServerPlugin } from "../core/plugin.js";
+import type { Broadcast, PluginHost, ServerPlugin } from "../core/plugin.js";
 import type { RequestStateStore } from "../state/store.js";
 import type { Cluster } from "./cluster.js";
 import { ClusterFanout } from "./fanout.js";
@@ -18,12 +18,12 @@ export class ClusterPlugin implements ServerPlugin {
     this.stateStore = sharedRequestStateStore(cluster.store);
   }
 
-  setup(host: Parameters<NonNullable<ServerPlugin["setup"]>>[0]): void {
+  setup(host: PluginHost): void {
     this.fanout = new ClusterFanout(this.cluster.bus, (message) => void host.deliver(message), host.logger);
   }
 
   /** Tells the other instances; rejects with `McpkitError` `UNAVAILABLE` when the bus cannot be reached. */
-  async broadcast(message: Parameters<NonNullable<ServerPlugin["broadcast"]>>[0]): Promise<void> {
+  async broadcast(message: Broadcast): Promise<void> {
     await this.fanout?.publish(message);
   }
 

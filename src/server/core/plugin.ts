@@ -99,8 +99,11 @@ export interface ServerPlugin {
   readonly extensions?: readonly Extension[];
   /** Capabilities it adds to what an era advertises, merged key by key over the server's own. */
   readonly capabilities?: { readonly [era in Era]?: ServerCapabilities };
-  /** Methods it serves, by era, then by name (see {@link PluginMethod}). */
-  readonly methods?: { readonly [era in Era]?: { readonly [method: string]: PluginMethod } };
+  /**
+   * 2025-11-25 methods it serves, by name (see {@link PluginMethod}); a 2026-07-28 method comes with one of its
+   * `extensions`.
+   */
+  readonly methods?: { readonly "2025-11-25"?: { readonly [method: string]: PluginMethod } };
   /** Answers of its kinds that handlers may return (see {@link PluginAnswer}), turned into results. */
   readonly answers?: {
     /** Turns a plugin answer of this kind into the call's result. */

@@ -1,7 +1,7 @@
 import { McpkitError } from "../../jsonrpc/errors.js";
 import type { JsonRpcResponse } from "../../jsonrpc/message.js";
 import { isObject } from "../../jsonrpc/message.js";
-import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../../protocol/versions.js";
+import { LEGACY_VERSION } from "../../protocol/versions.js";
 import type { RequestContext } from "./context.js";
 import {
   type Broadcast,
@@ -46,12 +46,9 @@ export class PluginHooks {
         if (this.answers.has(kind)) throw invalid("plugins", `serve the answer kind "${kind}" twice`);
         this.answers.set(kind, handler);
       }
-      for (const era of [MODERN_VERSION, LEGACY_VERSION] as const) {
-        for (const [method, serve] of Object.entries(plugin.methods?.[era] ?? {})) {
-          const key = `${era} ${method}`;
-          if (this.methods.has(key)) throw invalid("plugins", `serve ${method} twice (${era})`);
-          this.methods.set(key, serve);
-        }
+      for (const [method, serve] of Object.entries(plugin.methods?.[LEGACY_VERSION] ?? {})) {
+        if (this.methods.has(method)) throw invalid("plugins", `serve ${method} twice (${LEGACY_VERSION})`);
+        this.methods.set(method, serve);
       }
     }
     this.admit = chainVoid(plugins, "admit") as PluginHooks["admit"];
@@ -64,9 +61,9 @@ export class PluginHooks {
     this.needsCall = this.admit !== undefined || this.context !== undefined || this.response !== undefined;
   }
 
-  /** The plugin method `method` of `era`, if a plugin serves one. */
-  method(era: Era, method: string): PluginMethod | undefined {
-    return this.methods.size === 0 ? undefined : this.methods.get(`${era} ${method}`);
+  /** The 2025-11-25 plugin method `method`, if a plugin serves one. */
+  method(method: string): PluginMethod | undefined {
+    return this.methods.size === 0 ? undefined : this.methods.get(method);
   }
 
   /** True when a handler's `answer` must pass through {@link settle}: a plugin answer, or `result` hooks. */

@@ -135,7 +135,6 @@ export class LegacySession implements PluginSession {
         if (hooks.admit !== undefined) await hooks.admit(call);
       }
       let result: Result;
-      const served = hooks.method(LEGACY_VERSION, request.method);
       if (request.method === "initialize") result = this.initialize(params);
       else if (request.method === "ping") result = {};
       else if (!this.initialized) {
@@ -147,20 +146,9 @@ export class LegacySession implements PluginSession {
         this.subscriptions.delete(uriOf(params));
         result = {};
       } else if (HANDLER_METHODS.has(request.method)) {
-        result = await this.serveHandler(request, params, env, undefined);
-      } else if (served !== undefined) {
-        const rounds = { requests: this.clientRequests, send: env.send ?? this.send, signal: env.signal };
-        const base = call ?? this.call(request, env);
-        result = pluginResult(
-          await served(params, { ...base, signal: env.signal, ask: (requests) => ask(rounds, requests) }),
-          request.method,
-        );
-      } else if (LEGACY_CLIENT_METHODS.has(request.method)) {
-        throw methodNotFound(request.method, "not supported by this server");
+        result = await this.serveHandler(request, params, env, undefined, call);
       } else {
-        const custom = config.custom.request(LEGACY_VERSION, request.method);
-        if (custom === undefined) throw methodNotFound(request.method);
-        result = await this.serveHandler(request, params, env, custom);
+        result = await this.serveOther(request, params, env, call);
       }
       response = resultResponse(
         request.id,
@@ -175,6 +163,30 @@ export class LegacySession implements PluginSession {
       );
     }
     return call === undefined || hooks.response === undefined ? response : hooks.response(response, call);
+  }
+
+  /** A plugin's method, else a custom one (`-32601` for a core method nobody serves, or an unknown one). */
+  private async serveOther(
+    request: JsonRpcRequest,
+    params: Result,
+    env: LegacyRequestEnv,
+    call: PluginCall | undefined,
+  ): Promise<Result> {
+    const served = this.runtime.config.hooks.method(request.method);
+    if (served !== undefined) {
+      const rounds = { requests: this.clientRequests, send: env.send ?? this.send, signal: env.signal };
+      const base = call ?? this.call(request, env);
+      return pluginResult(
+        await served(params, { ...base, signal: env.signal, ask: (requests) => ask(rounds, requests) }),
+        request.method,
+      );
+    }
+    if (LEGACY_CLIENT_METHODS.has(request.method)) {
+      throw methodNotFound(request.method, "not supported by this server");
+    }
+    const custom = this.runtime.config.custom.request(LEGACY_VERSION, request.method);
+    if (custom === undefined) throw methodNotFound(request.method);
+    return this.serveHandler(request, params, env, custom, call);
   }
 
   /** What the plugins' hooks learn about a request of this session. */
@@ -196,16 +208,17 @@ export class LegacySession implements PluginSession {
     params: Result,
     env: LegacyRequestEnv,
     custom: CustomRequest | undefined,
+    admitted: PluginCall | undefined,
   ): Promise<Result> {
     const { config, executor } = this.runtime;
     const { hooks } = config;
     // One budget for the whole request, across its input rounds.
     const notify = cappedNotifications(env.notify ?? this.sink, config.limits, config.logger, request);
-    let call: PluginCall | undefined;
+    // The request's call info, made by handle() when a per-request hook needs it, else on first need here.
+    let call = admitted;
     return runLegacyRounds({
       round: (input) =>
         executor.run(async (abort) => {
-          if (hooks.needsCall) call ??= this.call(request, env);
           const fields = call === undefined ? undefined : hooks.context?.(call);
           const context = this.context(request, env, abort, input, notify, fields);
           const answer: unknown = await (custom === undefined
