@@ -102,10 +102,9 @@ const clientExpected = (era: Era) => ({
   listChanged: "notifications/tools/list_changed",
 });
 
-function serverExpected(runtime: RuntimeName, era: Era) {
+function serverExpected(era: Era) {
   return {
-    // Workers never tell a handler its client went away (2026 cancellation); the deadline ends it instead.
-    cancelled: !(runtime === "workerd" && era === "2026-07-28"),
+    cancelled: true,
     deadline: "handler callback timed out",
     afterAbandoned: "2",
     ...(era === "2025-11-25" ? { capFilled: "Session capacity reached", sessionAfterExpiry: "4" } : {}),
@@ -146,7 +145,7 @@ describe.skipIf(!installed)("the runtime matrix", () => {
         expect({ era, ...(await scenarios.clientChecks(url, era)) }).toEqual({ era, ...clientExpected(era) });
         expect({ era, ...(await scenarios.serverChecks(url, era, { idleMs: QUIET_MS })) }).toEqual({
           era,
-          ...serverExpected(runtime, era),
+          ...serverExpected(era),
         });
       }
       expect(await clientInside(runtime, nodeUrl, base)).toEqual({

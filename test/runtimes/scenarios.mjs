@@ -89,10 +89,6 @@ export async function clientChecks(url, era) {
   return out;
 }
 
-async function abortedCount(client) {
-  return Number(text(await client.callTool("aborted", {})));
-}
-
 /**
  * The server side's limits and lifecycle, driven from outside: a quiet stream past the keepalive and the
  * runtime's idle cut, cancellation, the handler deadline, session expiry and capacity recovery after abandoned
@@ -105,15 +101,22 @@ export async function serverChecks(url, era, { idleMs }) {
   const { client } = await connect(url, era);
   try {
     // Cancellation: 2025 sends notifications/cancelled; 2026 closes the request's stream.
-    const before = await abortedCount(client);
     const cancel = new AbortController();
     const call = client.callTool("sleep", {}, { signal: cancel.signal }).catch((e) => e);
     await sleep(300);
     cancel.abort();
     await call;
     trace("cancelled", JSON.stringify(out));
-    // A poll may wait for a slot the cancelled call still holds (Workers never see a 2026 disconnect).
-    out.cancelled = await until(async () => (await abortedCount(client).catch(() => before)) > before, 1_500);
+    // The call ends by the client's cancellation, or else by its 2 s deadline: the reason says which, however
+    // slowly the runtime reports the disconnect.
+    let reason = "";
+    await until(async () => {
+      reason = text(await client.callTool("sleepAbort", {})) ?? "";
+      return reason !== "";
+    }, 30_000);
+    trace("cancel reason", reason);
+    // The cancellation's reason is the runtime's own where it aborts the request (an AbortError), else ours.
+    out.cancelled = reason !== "" && reason !== "handler callback timed out";
     // Its deadline frees the slot either way.
     await sleep(2_000);
     // The deadline: a handler that never answers gets -32603 "handler callback timed out".

@@ -8,8 +8,8 @@ import { ServerBuilder } from "../../../dist/server/index.js";
  * server the in-runtime clients talk to is roomy.
  */
 export function createApp({ tight = true } = {}) {
-  /** Handler calls aborted so far (by cancellation, a deadline or a closed session). */
-  let aborted = 0;
+  /** Why the last `sleep` call was aborted: a client's cancellation, or the handler deadline. */
+  let sleepAbort = "";
   const server = new ServerBuilder({
     serverInfo: { name: "runtime-matrix", version: "1.0.0" },
     handlerTimeoutMs: tight ? 2_000 : 30_000,
@@ -28,7 +28,6 @@ export function createApp({ tight = true } = {}) {
       // Never answers: only its signal ends it.
       return new Promise((_resolve, reject) => {
         ctx.signal.addEventListener("abort", () => {
-          aborted++;
           reject(ctx.signal.reason);
         });
       });
@@ -39,13 +38,13 @@ export function createApp({ tight = true } = {}) {
         const timer = setTimeout(() => resolve({ content: [{ type: "text", text: "woke" }] }), 60_000);
         ctx.signal.addEventListener("abort", () => {
           clearTimeout(timer);
-          aborted++;
+          sleepAbort = ctx.signal.reason?.message ?? String(ctx.signal.reason);
           reject(ctx.signal.reason);
         });
       });
     })
-    .tool({ name: "aborted", inputSchema: { type: "object" } }, () => ({
-      content: [{ type: "text", text: String(aborted) }],
+    .tool({ name: "sleepAbort", inputSchema: { type: "object" } }, () => ({
+      content: [{ type: "text", text: sleepAbort }],
     }))
     .resource({ uri: "test://hello", name: "hello", mimeType: "text/plain" }, (uri) => ({
       contents: [{ uri, mimeType: "text/plain", text: "hello" }],
