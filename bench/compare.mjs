@@ -87,7 +87,7 @@ if (only.has("inprocess")) {
 }
 if (only.has("stdio")) {
   samples.stdio = await collect(`stdio, ${S.stdio} sequential calls`, IMPLS, S.rounds, (impl, warm) =>
-    sequential(() => drivers[impl].stdio(), count(warm, S.stdio)),
+    sequential(() => drivers[impl].stdio(), count(warm, S.stdio), warm ? 0 : S.stdioWarmup),
   );
 }
 for (const era of only.has("http") ? [MODERN, LEGACY] : []) {

@@ -12,6 +12,7 @@ export const SCALES = {
   full: {
     inProcess: 10_000,
     stdio: 5_000,
+    stdioWarmup: 6_000,
     httpSequential: 2_000,
     clients: 50,
     callsPerClient: 100,
@@ -22,6 +23,7 @@ export const SCALES = {
   smoke: {
     inProcess: 50,
     stdio: 50,
+    stdioWarmup: 20,
     httpSequential: 50,
     clients: 5,
     callsPerClient: 5,
@@ -118,10 +120,15 @@ export function medians(samples) {
   return result;
 }
 
-/** Sequential calls on one connected client: calls per second. */
-export async function sequential(connect, count) {
+/**
+ * Sequential calls on one connected client: calls per second. `warmup` calls are made first on the same
+ * connection and not timed: a server in a child process starts cold, and the warm-up pass (another child)
+ * cannot warm it.
+ */
+export async function sequential(connect, count, warmup = 0) {
   const calls = await connect();
   try {
+    for (let i = 0; i < warmup; i++) await calls.call(i);
     const t = performance.now();
     for (let i = 0; i < count; i++) await calls.call(i);
     return { rate: count / ((performance.now() - t) / 1000) };

@@ -62,7 +62,7 @@ results.inProcess = await (only.has("inprocess") ? rounds : skipped)(
 results.stdio = await (only.has("stdio") ? rounds : skipped)(
   `stdio, ${S.stdio} sequential calls`,
   IMPLS,
-  (impl, warm) => sequential(stdio[impl], warm ? Math.ceil(S.stdio / 5) : S.stdio),
+  (impl, warm) => sequential(stdio[impl], warm ? Math.ceil(S.stdio / 5) : S.stdio, warm ? 0 : S.stdioWarmup),
 );
 
 for (const era of only.has("http") ? [MODERN, LEGACY] : []) {

@@ -129,7 +129,7 @@ export function performanceText(run) {
         `\`${commit}\`. Machine: Node ${machine.node}, ${machine.platform}, ${machine.cpu} (${machine.cores} cores, as`,
         `reported by \`os.cpus()\`), ${machine.memoryGiB} GiB, shared with other work: ${load}. Full scale,`,
         `${run.rounds} rounds, medians; the run took ${Math.round(run.seconds)} s. Counts: in-process`,
-        `${count(counts.inProcess)} calls, stdio ${count(counts.stdio)}, HTTP ${count(counts.httpSequential)} sequential`,
+        `${count(counts.inProcess)} calls, stdio ${count(counts.stdio)}${counts.stdioWarmup ? ` (after ${count(counts.stdioWarmup)} untimed on the same connection)` : ""}, HTTP ${count(counts.httpSequential)} sequential`,
         `and ${counts.clients} x ${counts.callsPerClient} concurrent, 2 x ${count(counts.sessions)} sessions,`,
         `${counts.coldRuns} cold imports per implementation. In this run ${validation}.`,
       ].join(" "),
