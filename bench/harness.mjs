@@ -174,6 +174,8 @@ export async function startPeer(impl, era, { execArgv = [], flags = [] } = {}) {
   });
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    /** The peer's process id (for reading its CPU time). */
+    pid: child.pid,
     memory: () =>
       new Promise((resolve) => {
         child.once("message", resolve);

@@ -22,11 +22,12 @@ const MODERN_REQUEST_KEYS: readonly string[] = [
 
 /** The full 2026-07-28 request `_meta`: protocol version, client capabilities and info, and the log level. */
 export function modernMeta(source: MetaSource): { [key: string]: unknown } {
-  return buildRequestMeta({
+  const fields: Parameters<typeof buildRequestMeta>[0] = {
     clientCapabilities: source.capabilities,
     clientInfo: source.clientInfo,
-    ...(source.logLevel ? { logLevel: source.logLevel } : {}),
-  });
+  };
+  if (source.logLevel) fields.logLevel = source.logLevel;
+  return buildRequestMeta(fields);
 }
 
 /**

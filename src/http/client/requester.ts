@@ -1,5 +1,6 @@
 import { joinChunks } from "../../jsonrpc/codec.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
+import { copyInto } from "../../jsonrpc/shallow-copy.js";
 import { type AuthChallenge, type HttpAuthProvider, MAX_AUTH_RETRIES } from "./auth-provider.js";
 import type { HeaderRecord, HttpClient, HttpClientExchange, HttpClientResponse } from "./exchange.js";
 import { type AuthHook, type AuthRequest, checkExtraHeaders } from "./headers.js";
@@ -192,10 +193,11 @@ export class HttpRequester {
     try {
       const auth = this.auth === undefined ? provided : await this.authHeaders(call);
       // Compression is off: the body's bytes are the bytes the limits count.
-      const headers =
-        auth === undefined
-          ? { ...this.staticHeaders, "accept-encoding": "identity", ...call.headers }
-          : { ...this.staticHeaders, ...auth, "accept-encoding": "identity", ...call.headers };
+      const headers: { [name: string]: string } = {};
+      copyInto(headers, this.staticHeaders);
+      copyInto(headers, auth);
+      headers["accept-encoding"] = "identity";
+      copyInto(headers, call.headers);
       if (control.aborted) throw control.reason;
       const exchange = this.http.request({
         method: call.method,

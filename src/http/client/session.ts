@@ -161,7 +161,7 @@ export class LegacySession {
   }
 
   private headersFor(id: string): { [name: string]: string } {
-    const headers = { ...this.headers() };
+    const headers = this.headers();
     headers[McpHeader.sessionId] = id;
     return headers;
   }

@@ -11,6 +11,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from "../../jsonrpc/message.js";
+import { copyInto } from "../../jsonrpc/shallow-copy.js";
 import { MetaKey } from "../../protocol/meta.js";
 import { revisionTraits } from "../../protocol/revisions.js";
 import {
@@ -213,7 +214,8 @@ export class StreamableHttpClientTransport implements Transport {
     for (let attempt = 0; ; attempt++) {
       // Requests of the session wait while an expired one is replaced.
       if (wire.kind === "legacy" && this.reinitializing) await this.reinitializing.catch(() => {});
-      const headers = { ...this.postHeaders(request, wire, toolInputSchema), accept: ACCEPT_BOTH };
+      const headers = this.postHeaders(request, wire, toolInputSchema);
+      headers.accept = ACCEPT_BOTH;
       const sessionId = wire.kind === "legacy" ? this.session.id : undefined;
       const response = await this.requester.open({
         method: "POST",
@@ -322,7 +324,8 @@ export class StreamableHttpClientTransport implements Transport {
     signal: AbortSignal | undefined,
   ): Promise<void> {
     const method = "method" in message ? message.method : undefined;
-    const headers = { ...this.postHeaders(message, wire, undefined), accept: ACCEPT_BOTH };
+    const headers = this.postHeaders(message, wire, undefined);
+    headers.accept = ACCEPT_BOTH;
     const response = await this.requester.open({
       method: "POST",
       kind: "prompt",
@@ -346,18 +349,23 @@ export class StreamableHttpClientTransport implements Transport {
     throw statusError(status, method ?? "a response", "http_status");
   }
 
-  /** The transport's headers of one POST: content type and the revision's MCP headers. */
+  /** The transport's headers of one POST: content type and the revision's MCP headers (a fresh object). */
   private postHeaders(
     message: JsonRpcMessage,
     wire: Wire,
     toolInputSchema: TransportSendOptions["toolInputSchema"],
   ): { [name: string]: string } {
     const headers: { [name: string]: string } = { "content-type": "application/json" };
-    if (wire.kind === "legacy") return { ...headers, ...this.session.headers() };
+    // Merged by copying, not by spreads: a spread literal's later members take V8's slow path (shallow-copy.ts).
+    if (wire.kind === "legacy") {
+      copyInto(headers, this.session.headers());
+      return headers;
+    }
     if (wire.kind !== "modern" || !("method" in message)) return headers;
     const params = this.paramHeaders(message, toolInputSchema);
     const request = message.params === undefined ? { method: message.method } : message;
-    return { ...headers, ...routingHeaders(request, wire.version, params) };
+    copyInto(headers, routingHeaders(request, wire.version, params));
+    return headers;
   }
 
   /** The `x-mcp-header` annotations of a `tools/call`: the caller's schema, else the index. */

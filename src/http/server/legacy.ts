@@ -6,7 +6,7 @@ import { McpHeader } from "../../protocol/routing-headers.js";
 import { LEGACY_VERSION } from "../../protocol/versions.js";
 import { CLUSTER_UNAVAILABLE_MESSAGE } from "../../server/port.js";
 import type { Endpoint } from "./endpoint.js";
-import { type ExchangeTimeout, ResponseExchange } from "./exchange.js";
+import { type ExchangeOptions, type ExchangeTimeout, ResponseExchange } from "./exchange.js";
 import { ANONYMOUS_PRINCIPAL, principalOf, resolveIdentity, samePrincipal } from "./identity.js";
 import { addressKey } from "./remote-address.js";
 import {
@@ -270,8 +270,8 @@ export function exchangeFor(
 ): ResponseExchange {
   const { config, logger } = endpoint;
   const accepted = endpoint.accepts(request);
-  return new ResponseExchange({
-    ...(timeout === undefined ? {} : { timeout }),
+  // Spelled out, not spread: a spread literal's later members take V8's slow path (jsonrpc/shallow-copy.ts).
+  const options: ExchangeOptions = {
     json: config.enableJsonResponse || !accepted.sse,
     jsonFirst: accepted.json,
     maxResponseBytes: config.maxResponseBytes,
@@ -280,5 +280,7 @@ export function exchangeFor(
     statusOf: legacyStatus,
     onGone: request.onGone,
     logger,
-  });
+  };
+  if (timeout !== undefined) options.timeout = timeout;
+  return new ResponseExchange(options);
 }
