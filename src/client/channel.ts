@@ -1,5 +1,6 @@
 import { parseMessage } from "../jsonrpc/codec.js";
 import { McpkitError } from "../jsonrpc/errors.js";
+import { ABORT_LIKE, type AbortLike } from "../jsonrpc/lazy-abort.js";
 import {
   isObject,
   isRequest,
@@ -328,6 +329,11 @@ class SendHints implements TransportSendOptions {
 
   get signal(): AbortSignal {
     return this.deadline.signal;
+  }
+
+  /** The deadline itself, for a transport that only listens to it (`abortOf`): no `AbortSignal` is made. */
+  get [ABORT_LIKE](): AbortLike {
+    return this.deadline;
   }
 }
 

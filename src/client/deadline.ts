@@ -1,21 +1,9 @@
 import { McpkitError } from "../jsonrpc/errors.js";
 import { type AbortLike, LazyAbort } from "../jsonrpc/lazy-abort.js";
-import { type QueuedTimeout, TimerQueue } from "../jsonrpc/timer-queue.js";
+import { type QueuedTimeout, sharedTimerQueue, type TimerQueue } from "../jsonrpc/timer-queue.js";
 
 // setTimeout fires at once for delays above 2^31 - 1 ms; such a deadline never fires instead.
 const MAX_TIMER_MS = 2_147_483_647;
-// Deadlines of the same length share one timer; past this many distinct lengths, a deadline gets its own.
-const MAX_SHARED_LENGTHS = 16;
-const sharedTimers = new Map<number, TimerQueue>();
-
-function sharedTimer(timeoutMs: number): TimerQueue | undefined {
-  let queue = sharedTimers.get(timeoutMs);
-  if (queue === undefined && sharedTimers.size < MAX_SHARED_LENGTHS) {
-    queue = new TimerQueue(timeoutMs);
-    sharedTimers.set(timeoutMs, queue);
-  }
-  return queue;
-}
 
 /** How a {@link Deadline} is set up. */
 export interface DeadlineInit {
@@ -60,7 +48,7 @@ export class Deadline extends LazyAbort {
     }
     if (!this.aborted && init.timeoutMs <= MAX_TIMER_MS) {
       const onTimeout = () => this.expire();
-      const queue = sharedTimer(init.timeoutMs);
+      const queue = sharedTimerQueue(init.timeoutMs);
       if (queue) {
         this.queue = queue;
         this.queued = queue.add(onTimeout);

@@ -87,6 +87,17 @@ export class LazyAbort {
   }
 }
 
+/**
+ * Where a sender's hints object may carry its abort as an {@link AbortLike}, so that a transport that only
+ * listens to it does not make the `AbortSignal` (the client's per-request hints do).
+ */
+export const ABORT_LIKE: unique symbol = Symbol("mcpkit.abortLike");
+
+/** The abort of a hints object: its {@link ABORT_LIKE} when it has one, else its `signal`. */
+export function abortOf(hints: { readonly signal?: AbortSignal | undefined }): AbortLike | undefined {
+  return (hints as { readonly [ABORT_LIKE]?: AbortLike })[ABORT_LIKE] ?? hints.signal;
+}
+
 /** What reads like an `AbortSignal` for abort state and `abort` listeners: an `AbortSignal` or a `LazyAbort`. */
 export interface AbortLike {
   readonly aborted: boolean;

@@ -153,3 +153,20 @@ export class TimerQueue {
     }
   }
 }
+
+// Timeouts of the same length share one queue; past this many distinct lengths, a caller arms its own timer.
+const MAX_SHARED_LENGTHS = 16;
+const sharedQueues = new Map<number, TimerQueue>();
+
+/**
+ * The process-wide {@link TimerQueue} of one delay, for timeouts whose length is a setting (a policy's, an
+ * option's), never a computed remainder: `undefined` once 16 lengths are in use, and the caller sets a timer.
+ */
+export function sharedTimerQueue(delayMs: number): TimerQueue | undefined {
+  let queue = sharedQueues.get(delayMs);
+  if (queue === undefined && sharedQueues.size < MAX_SHARED_LENGTHS) {
+    queue = new TimerQueue(delayMs);
+    sharedQueues.set(delayMs, queue);
+  }
+  return queue;
+}

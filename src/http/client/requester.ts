@@ -1,6 +1,8 @@
 import { joinChunks } from "../../jsonrpc/codec.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
+import type { AbortLike } from "../../jsonrpc/lazy-abort.js";
 import { copyInto } from "../../jsonrpc/shallow-copy.js";
+import { type QueuedTimeout, sharedTimerQueue, type TimerQueue } from "../../jsonrpc/timer-queue.js";
 import { type AuthChallenge, type HttpAuthProvider, MAX_AUTH_RETRIES } from "./auth-provider.js";
 import type { HeaderRecord, HttpClient, HttpClientExchange, HttpClientResponse } from "./exchange.js";
 import { type AuthHook, type AuthRequest, checkExtraHeaders } from "./headers.js";
@@ -23,7 +25,7 @@ export interface HttpCall {
   body?: string;
   mcpMethod?: string | undefined;
   /** The operation's end; aborting it ends the request with its reason. */
-  signal?: AbortSignal | undefined;
+  signal?: AbortLike | undefined;
   /** The session's closing DELETE: sent even though the transport is closing. */
   final?: true;
 }
@@ -46,7 +48,7 @@ export class Slots {
   }
 
   /** Resolves with a release function once a slot is free. */
-  acquire(signal: AbortSignal | undefined): Promise<() => void> {
+  acquire(signal: AbortLike | undefined): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = this.tryAcquire();
     if (now) return Promise.resolve(now);
@@ -166,8 +168,8 @@ export class HttpRequester {
   }
 
   /** Runs a provider step; its own McpkitError passes, anything else is reported by name only (it may quote a secret). */
-  private async guarded<T>(step: () => T | Promise<T>, signal?: AbortSignal): Promise<T> {
-    const aborted = [this.closing, signal].filter((s): s is AbortSignal => s !== undefined);
+  private async guarded<T>(step: () => T | Promise<T>, signal?: AbortLike): Promise<T> {
+    const aborted = [this.closing, signal].filter((s): s is AbortLike => s !== undefined);
     for (const s of aborted) if (s.aborted) throw s.reason;
     let onAbort: (() => void) | undefined;
     const stop = new Promise<never>((_, reject) => {
@@ -255,21 +257,26 @@ export class HttpRequester {
 /**
  * The timers and abort wiring of one HTTP request. One timer runs at a time: it fires at the nearest deadline
  * and, for an answer whose bytes kept coming, sets itself again for the next (progress only records the time).
+ * The first is a policy setting, shared by every request on one timer ({@link sharedTimerQueue}); a later one
+ * is a remainder, on a timer of its own.
  */
 class CallControl {
   aborted = false;
   reason: unknown;
   private exchange: HttpClientExchange | undefined;
   private timer: Timer | undefined;
+  private queue: TimerQueue | undefined;
+  private queued: QueuedTimeout | undefined;
   private readonly started: number;
   private last: number;
   private waitingHead = true;
-  private readonly caller: AbortSignal | undefined;
+  private readonly caller: AbortLike | undefined;
+  private onCallerAbort: (() => void) | undefined;
 
   constructor(
     private readonly owner: HttpRequester,
     private readonly kind: CallKind,
-    caller: AbortSignal | undefined,
+    caller: AbortLike | undefined,
   ) {
     this.started = this.last = kind === "answer" ? Date.now() : 0;
     owner.live.add(this);
@@ -278,19 +285,26 @@ class CallControl {
       this.reason = caller.reason;
     } else if (caller) {
       this.caller = caller;
-      caller.addEventListener("abort", this, { once: true });
+      this.onCallerAbort = () => this.abort(caller.reason);
+      caller.addEventListener("abort", this.onCallerAbort, { once: true });
     }
     const { policy } = owner;
-    this.arm(
+    const first =
       kind === "answer"
         ? Math.min(policy.receiveTimeoutMs, policy.requestTimeoutMs)
-        : Math.min(policy.connectTimeoutMs, policy.requestTimeoutMs),
-    );
+        : Math.min(policy.connectTimeoutMs, policy.requestTimeoutMs);
+    const queue = this.aborted || first > MAX_TIMER_MS ? undefined : sharedTimerQueue(first);
+    if (queue === undefined) this.arm(first);
+    else {
+      this.queue = queue;
+      this.queued = queue.add(this);
+    }
   }
 
-  /** The caller's signal aborted. */
-  handleEvent(): void {
-    this.abort(this.caller?.reason);
+  /** The first timer fired ({@link TimeoutTarget}). */
+  onTimeout(): void {
+    this.queued = undefined;
+    this.expire();
   }
 
   attach(exchange: HttpClientExchange): void {
@@ -302,8 +316,7 @@ class CallControl {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.stopTimer();
     this.exchange?.abort(reason);
   }
 
@@ -314,8 +327,7 @@ class CallControl {
       this.last = Date.now();
       return;
     }
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.stopTimer();
   }
 
   /** Bytes arrived: the receive timeout starts over. */
@@ -335,10 +347,18 @@ class CallControl {
   }
 
   dispose(): void {
+    this.stopTimer();
+    if (this.onCallerAbort) this.caller?.removeEventListener("abort", this.onCallerAbort);
+    this.owner.live.delete(this);
+  }
+
+  private stopTimer(): void {
+    if (this.queued !== undefined) {
+      this.queue?.cancel(this.queued);
+      this.queued = undefined;
+    }
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.caller?.removeEventListener("abort", this);
-    this.owner.live.delete(this);
   }
 
   private arm(ms: number): void {

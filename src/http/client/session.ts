@@ -1,4 +1,5 @@
 import { McpkitError } from "../../jsonrpc/errors.js";
+import type { AbortLike } from "../../jsonrpc/lazy-abort.js";
 import type { JsonRpcMessage } from "../../jsonrpc/message.js";
 import { type RevisionTraits, revisionTraits } from "../../protocol/revisions.js";
 import { McpHeader } from "../../protocol/routing-headers.js";
@@ -97,7 +98,7 @@ export class LegacySession {
     requestId: string | number,
     lastEventId: string,
     retryMs: number | undefined,
-    signal: AbortSignal | undefined,
+    signal: AbortLike | undefined,
   ): Promise<JsonRpcMessage> {
     let from = lastEventId;
     let delay = retryMs;
@@ -243,8 +244,8 @@ export function retryDelay(retryMs: number | undefined): number {
 }
 
 /** Waits `ms`, or rejects with the reason of the first signal that aborts first. */
-export function sleep(ms: number, ...signals: Array<AbortSignal | undefined>): Promise<void> {
-  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+export function sleep(ms: number, ...signals: Array<AbortLike | undefined>): Promise<void> {
+  const present = signals.filter((signal): signal is AbortLike => signal !== undefined);
   const aborted = present.find((signal) => signal.aborted);
   if (aborted) return Promise.reject(aborted.reason);
   return new Promise((resolve, reject) => {

@@ -1,6 +1,7 @@
 import { utf8Length } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
+import { type AbortLike, abortOf } from "../../jsonrpc/lazy-abort.js";
 import {
   isNotification,
   isObject,
@@ -149,7 +150,7 @@ export class StreamableHttpClientTransport implements Transport {
   async send(message: JsonRpcMessage, options: TransportSendOptions = {}): Promise<void> {
     if (this.closer.signal.aborted || !this.handlers) throw closedError();
     // The transport's close() ends every request through the requester: no per-send signal is combined.
-    const signal = options.signal;
+    const signal = abortOf(options);
     const wire = this.wireOf(message);
     if (isRequest(message)) return this.sendRequest(message, wire, signal, options.toolInputSchema);
     if (wire.kind === "modern" && isNotification(message) && message.method === "notifications/cancelled") {
@@ -189,7 +190,7 @@ export class StreamableHttpClientTransport implements Transport {
   private async sendRequest(
     request: JsonRpcRequest,
     wire: Wire,
-    signal: AbortSignal | undefined,
+    signal: AbortLike | undefined,
     toolInputSchema: TransportSendOptions["toolInputSchema"],
   ): Promise<void> {
     if (wire.kind === "initialize") this.session.initializeParams = request.params;
@@ -207,7 +208,7 @@ export class StreamableHttpClientTransport implements Transport {
   private async exchange(
     request: JsonRpcRequest,
     wire: Wire,
-    signal: AbortSignal | undefined,
+    signal: AbortLike | undefined,
     toolInputSchema?: TransportSendOptions["toolInputSchema"],
   ): Promise<JsonRpcResponse> {
     const body = this.encode(request);
@@ -243,7 +244,7 @@ export class StreamableHttpClientTransport implements Transport {
     response: OpenResponse,
     request: JsonRpcRequest,
     wire: Wire,
-    signal: AbortSignal | undefined,
+    signal: AbortLike | undefined,
   ): Promise<JsonRpcResponse> {
     const { status } = response;
     if (status === 401 || status === 403) {
@@ -321,7 +322,7 @@ export class StreamableHttpClientTransport implements Transport {
   private async postAccepted(
     message: JsonRpcMessage,
     wire: Wire,
-    signal: AbortSignal | undefined,
+    signal: AbortLike | undefined,
   ): Promise<void> {
     const method = "method" in message ? message.method : undefined;
     const headers = this.postHeaders(message, wire, undefined);
@@ -408,11 +409,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** Re-lists the tools (at most {@link MAX_REFRESH_PAGES} pages) to learn their current annotations. */
-  private async refreshTools(
-    call: JsonRpcRequest,
-    wire: Wire,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
+  private async refreshTools(call: JsonRpcRequest, wire: Wire, signal: AbortLike | undefined): Promise<void> {
     const meta = isObject(call.params?._meta) ? { ...call.params._meta } : {};
     delete meta.progressToken;
     let cursor: string | undefined;
@@ -439,7 +436,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** Runs `initialize` again for an expired session (once at a time), then `notifications/initialized`. */
-  private reinitialize(expired: string, signal: AbortSignal | undefined): Promise<void> {
+  private reinitialize(expired: string, signal: AbortLike | undefined): Promise<void> {
     if (this.session.id !== expired) return Promise.resolve();
     this.reinitializing ??= (async () => {
       const version = this.session.version;
