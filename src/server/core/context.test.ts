@@ -34,7 +34,6 @@ describe("requestContext", () => {
       "method",
       "requestId",
       "identity",
-      "signal",
       "meta",
       "clientCapabilities",
       "clientInfo",
@@ -45,6 +44,7 @@ describe("requestContext", () => {
       "log",
       "notify",
       "sendRequest",
+      "signal",
     ]);
     const { progress, log, signal } = context;
     expect(signal).toBeInstanceOf(AbortSignal);

@@ -81,15 +81,14 @@ async function runNotification(
     }
     input = checked.value;
   }
-  const context: NotificationContext = {
+  const context: Omit<NotificationContext, "signal"> = {
     era,
     method: notification.method,
     identity,
     meta: isObject(params._meta) ? params._meta : {},
-    signal: undefined as unknown as AbortSignal,
   };
   // The shared getter of a request's context: no accessor made per notification.
-  await entry.handler(input as never, withLazySignal(context, abort));
+  await entry.handler(input as never, withLazySignal<NotificationContext>(context, abort));
 }
 
 /** The params a handler sees: without `_meta` (it is `context.meta`) and, in 2026, the input-round fields. */

@@ -20,9 +20,8 @@ export function taskRequired(era: Era, tool: string): JsonRpcError {
 
 /** Runs the work of a {@link TaskRun} inline, inside the call's executor slot: its result is the answer. */
 export async function runInline(answer: TaskRun, context: RequestContext): Promise<Params> {
-  const inline: TaskContext = {
+  const inline: Omit<TaskContext, "signal"> = {
     taskId: undefined,
-    signal: undefined as unknown as AbortSignal,
     status: async () => {},
     progress: (progress, total, message) => context.progress(progress, total, message),
     input: async () => {
@@ -36,7 +35,7 @@ export async function runInline(answer: TaskRun, context: RequestContext): Promi
     },
   };
   // The shared getter of a request's context: no accessor made per inline run; it reads the call's signal.
-  const result: unknown = await answer.work(withLazySignal(inline, context));
+  const result: unknown = await answer.work(withLazySignal<TaskContext>(inline, context));
   if (!isObject(result) || !Array.isArray(result.content)) {
     throw new Error("a task's work must resolve with a tool result ({ content: [...] })");
   }
