@@ -101,6 +101,9 @@ export class HttpRequester {
   private readonly shownUrl: string;
   /** The requests in flight. */
   readonly live = new Set<CallControl>();
+  /** The caller signals listened to, by call: the one link between a request and its caller's signal. */
+  private readonly callerLinks = new Map<number, CallerLink>();
+  private lastLinkId = 0;
 
   constructor(
     private readonly url: URL,
@@ -121,6 +124,29 @@ export class HttpRequester {
       },
       { once: true },
     );
+  }
+
+  /**
+   * Ends `control` when `caller` aborts. Neither keeps a reference to the other: the link lives here, keyed by a
+   * number, until {@link unlinkCaller}. (A request and its caller's signal that pointed at each other made, under
+   * concurrency, every call's objects outlive a scavenge and be promoted: 5-10x the time in GC; see
+   * docs/performance.md, "Objects that point at each other across layers".)
+   */
+  linkCaller(control: CallControl, caller: AbortLike): number {
+    const id = ++this.lastLinkId;
+    const links = this.callerLinks;
+    const onAbort = () => links.get(id)?.control.abort(caller.reason);
+    caller.addEventListener("abort", onAbort, { once: true });
+    links.set(id, { control, caller, onAbort });
+    return id;
+  }
+
+  /** Stops listening to a request's caller signal (no effect for an id already unlinked). */
+  unlinkCaller(id: number): void {
+    const link = this.callerLinks.get(id);
+    if (link === undefined) return;
+    this.callerLinks.delete(id);
+    link.caller.removeEventListener("abort", link.onAbort);
   }
 
   /** The endpoint as errors may show it. */
@@ -254,6 +280,13 @@ export class HttpRequester {
   }
 }
 
+/** A request listening to its caller's signal ({@link HttpRequester.linkCaller}). */
+interface CallerLink {
+  readonly control: CallControl;
+  readonly caller: AbortLike;
+  readonly onAbort: () => void;
+}
+
 /**
  * The timers and abort wiring of one HTTP request. One timer runs at a time: it fires at the nearest deadline
  * and, for an answer whose bytes kept coming, sets itself again for the next (progress only records the time).
@@ -270,8 +303,8 @@ class CallControl {
   private readonly started: number;
   private last: number;
   private waitingHead = true;
-  private readonly caller: AbortLike | undefined;
-  private onCallerAbort: (() => void) | undefined;
+  /** The caller's link in the requester (0: none). */
+  private callerLink = 0;
 
   constructor(
     private readonly owner: HttpRequester,
@@ -284,9 +317,7 @@ class CallControl {
       this.aborted = true;
       this.reason = caller.reason;
     } else if (caller) {
-      this.caller = caller;
-      this.onCallerAbort = () => this.abort(caller.reason);
-      caller.addEventListener("abort", this.onCallerAbort, { once: true });
+      this.callerLink = owner.linkCaller(this, caller);
     }
     const { policy } = owner;
     const first =
@@ -348,7 +379,10 @@ class CallControl {
 
   dispose(): void {
     this.stopTimer();
-    if (this.onCallerAbort) this.caller?.removeEventListener("abort", this.onCallerAbort);
+    if (this.callerLink !== 0) {
+      this.owner.unlinkCaller(this.callerLink);
+      this.callerLink = 0;
+    }
     this.owner.live.delete(this);
   }
 
@@ -484,14 +518,20 @@ export class OpenResponse {
 
   /** Reads the whole body (bounded) into one buffer (the chunk itself when there was one). */
   async bytes(): Promise<Uint8Array> {
-    const chunks: Uint8Array[] = [];
+    // Most bodies come in one chunk: no array is made for them. (An array literal here was pretenured by V8
+    // under load, and every body it then held was promoted with it.)
+    let first: Uint8Array | undefined;
+    let more: Uint8Array[] | undefined;
     let size = 0;
     await this.read((chunk) => {
       size += chunk.byteLength;
-      chunks.push(chunk);
+      if (first === undefined) first = chunk;
+      else if (more === undefined) more = Array.of(first, chunk);
+      else more.push(chunk);
       return true;
     }, true);
-    return joinChunks(chunks, size);
+    if (more !== undefined) return joinChunks(more, size);
+    return first ?? new Uint8Array(0);
   }
 
   /** Discards the body and releases the request. */

@@ -1,6 +1,11 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../jsonrpc/message.js";
+import type {
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  RequestId,
+} from "../../jsonrpc/message.js";
 import { isObject, isRequest, isResponse } from "../../jsonrpc/message.js";
 import { McpHeader } from "../../protocol/routing-headers.js";
 import { LEGACY_VERSION } from "../../protocol/versions.js";
@@ -57,13 +62,9 @@ export async function legacyPost(
   const exchange = exchangeFor(endpoint, request, { ms: endpoint.config.legacySseTimeoutMs, id: message.id });
   session.inFlight.set(message.id, exchange);
   endpoint.sessions.enter(session);
-  // Server-to-client requests of this request go on its own stream; a JSON answer cannot carry them, so they
-  // go on the session's GET stream instead.
-  const send = exchange.streams
-    ? exchange.send
-    : (outbound: JsonRpcMessage) => sendOnGetStream(endpoint, session, outbound);
+  const sinks = requestSinks(endpoint, session, message.id, exchange.streams);
   void session.legacy
-    .handle(message, { identity, signal: exchange.signal, notify: exchange.notify, send })
+    .handle(message, { identity, signal: exchange.signal, notify: sinks.notify, send: sinks.send })
     .then((response) => {
       // A cancelled request gets no response.
       if (exchange.signal.aborted) exchange.abandon();
@@ -135,6 +136,34 @@ export function sendOnSessionStream(
   }
   stream.event(json);
 }
+
+/**
+ * The notification and server-to-client request sinks of request `id`: its own response stream, found through
+ * the session's in-flight table, or, for a JSON answer (which cannot carry server requests), the session's GET
+ * stream. Made here, not in `legacyPost`, so that the handler's objects hold no reference to the HTTP exchange:
+ * a closure over `legacyPost`'s scope would, and under concurrency V8 then promoted every request's objects to
+ * the old generation (five times the time in GC; docs/performance.md, "Objects that point at each other across
+ * layers").
+ */
+function requestSinks(
+  endpoint: Endpoint,
+  session: HttpSession,
+  id: RequestId,
+  streams: boolean,
+): {
+  notify: (notification: JsonRpcNotification) => Promise<void>;
+  send: (message: JsonRpcMessage) => Promise<void>;
+} {
+  return {
+    notify: (notification) => session.inFlight.get(id)?.notify(notification) ?? DONE,
+    send: streams
+      ? (outbound) => session.inFlight.get(id)?.send(outbound) ?? Promise.reject(ended())
+      : (outbound) => sendOnGetStream(endpoint, session, outbound),
+  };
+}
+
+const DONE: Promise<void> = Promise.resolve();
+const ended = () => new McpkitError("CLOSED", "the response stream has ended");
 
 /** Sends a server-to-client request on the session's GET stream; rejects when there is none or it is full. */
 async function sendOnGetStream(

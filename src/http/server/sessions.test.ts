@@ -121,7 +121,8 @@ describe("SessionManager", () => {
     const session = open(alice);
     open(alice);
     const request = new AbortController();
-    session.inFlight.set(1, request);
+    const idle = async () => {};
+    session.inFlight.set(1, { abort: (reason) => request.abort(reason), notify: idle, send: idle });
     manager.close(session, "test");
     manager.close(session, "again");
     expect(request.signal.aborted).toBe(true);

@@ -1,6 +1,6 @@
 import type { Clock } from "../../jsonrpc/clock.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
-import type { RequestId } from "../../jsonrpc/message.js";
+import type { JsonRpcMessage, JsonRpcNotification, RequestId } from "../../jsonrpc/message.js";
 import type { LegacySession } from "../../server/port.js";
 import type { Principal } from "./identity.js";
 import type { SessionOptions } from "./options.js";
@@ -17,10 +17,17 @@ export interface Reservation {
   settled: boolean;
 }
 
+/** A request of a session in flight: its response stream, as the session's table holds it. */
+export interface InFlightRequest {
+  abort(reason?: unknown): void;
+  notify(notification: JsonRpcNotification): Promise<void>;
+  send(message: JsonRpcMessage): Promise<void>;
+}
+
 /** One legacy 2025-11-25 session over HTTP. */
 export class HttpSession {
   /** Requests in flight, by JSON-RPC id (for `notifications/cancelled` and duplicate ids). */
-  readonly inFlight = new Map<RequestId, { abort(reason?: unknown): void }>();
+  readonly inFlight = new Map<RequestId, InFlightRequest>();
   /** The GET stream of server-to-client messages, while open (at most one). */
   stream: SseStream | undefined;
   /** Open requests plus the GET stream: a busy session is never idle. */
