@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { PassThrough, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { builtFixture } from "../../test/support/fixture-build.js";
 import { fixtureServer } from "../../test/support/fixture-server.js";
 import { until } from "../../test/support/until.js";
 import { useWireValidation, WireValidator, wrapTransport } from "../../test/support/validating-transport.js";
@@ -488,9 +489,7 @@ describe("serving a Server on stdio streams", () => {
 });
 
 describe("a real subprocess on stdin/stdout", () => {
-  const fixture = fileURLToPath(
-    new URL("../../test/fixtures/stdio-server/fixture-server.mjs", import.meta.url),
-  );
+  const fixture = builtFixture("fixture-server");
   const built = fileURLToPath(new URL("../../dist/stdio/index.js", import.meta.url));
   const children: ChildProcess[] = [];
   afterEach(() => {
