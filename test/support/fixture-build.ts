@@ -12,6 +12,7 @@ import { build } from "esbuild";
 const SOURCES = {
   "custom-server": "../fixtures/stdio-server/custom-server.ts",
   "fixture-server": "../fixtures/stdio-server/fixture-server.ts",
+  "skills-server": "../fixtures/stdio-server/skills-server.ts",
 };
 
 /** Where the compiled fixtures go. */
