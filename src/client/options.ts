@@ -1,4 +1,4 @@
-import { nonNegativeInteger, positiveInteger } from "../jsonrpc/config-check.js";
+import { checkKeys, nonNegativeInteger, positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { DEFAULT_LOG_INTERVAL_MS, limitLogger } from "../jsonrpc/log-limiter.js";
 import { isObject } from "../jsonrpc/message.js";
@@ -99,9 +99,7 @@ const consoleLogger: ClientLogger = {
 /** Checks `new Client(...)` options. Throws `McpkitError` `INVALID_CONFIG` naming the first bad key. */
 export function resolveClientOptions(options: unknown): ClientConfig {
   if (!isObject(options)) throw invalid("options", "must be an object");
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_KEYS.has(key)) throw invalid(key, "is not a known option");
-  }
+  checkKeys(options, KNOWN_KEYS);
   const transport = options.transport;
   if (
     !isObject(transport) ||

@@ -1,5 +1,5 @@
-import { nonNegativeInteger, positiveInteger } from "../jsonrpc/config-check.js";
-import { McpkitError } from "../jsonrpc/errors.js";
+import { checkKeys, nonNegativeInteger, optionError, positiveInteger } from "../jsonrpc/config-check.js";
+import type { McpkitError } from "../jsonrpc/errors.js";
 
 /** Where a subprocess's stderr goes. */
 export type StderrMode = "ignore" | "capture" | "inherit";
@@ -88,9 +88,7 @@ export function stdioPolicy(input: StdioPolicyInput = {}): StdioSecurityPolicy {
   const { preset = "default", ...overrides } = input;
   const base = STDIO_PRESETS[preset];
   if (!base) throw invalid("preset", 'must be "default" or "gateway"');
-  for (const key of Object.keys(overrides)) {
-    if (!(key in DEFAULT_POLICY)) throw invalid(key, "is not a stdio policy key");
-  }
+  checkKeys(overrides, (key) => key in DEFAULT_POLICY, PREFIX);
   const policy = { ...base, ...definedOnly(overrides) };
   for (const key of POSITIVE_KEYS) positiveInteger(policy[key], undefined, key, invalid);
   const tail = policy.stderrTailBytes;
@@ -111,6 +109,9 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/** The prefix of every error of the stdio policy. */
+const PREFIX = "stdio policy ";
+
 function invalid(key: string, problem: string): McpkitError {
-  return new McpkitError("INVALID_CONFIG", `stdio policy ${key} ${problem}`, { details: { key } });
+  return optionError(key, problem, PREFIX);
 }

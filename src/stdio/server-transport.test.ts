@@ -228,7 +228,7 @@ describe("StdioServerTransport: limits", () => {
   it("checks its policy and options", () => {
     expect(() => new StdioServerTransport({ policy: { maxFrameBytes: 0 } })).toThrow(/maxFrameBytes/);
     expect(() => new StdioServerTransport({ policy: { bogus: 1 } as StdioPolicyInput })).toThrow(
-      /bogus is not a stdio policy key/,
+      /stdio policy bogus is not an option/,
     );
     expect(() => new StdioServerTransport({ drainTimeoutMs: -1 })).toThrow(/drainTimeoutMs/);
     const transport = new StdioServerTransport({ policy: { preset: "gateway", maxFrameBytes: 2_048 } });

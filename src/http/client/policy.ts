@@ -1,4 +1,4 @@
-import { positiveInteger } from "../../jsonrpc/config-check.js";
+import { checkKeys, optionError, positiveInteger } from "../../jsonrpc/config-check.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 
 /**
@@ -82,9 +82,7 @@ export function httpClientPolicy(input: HttpClientPolicyInput = {}): HttpClientS
   const { preset = "default", ...overrides } = input;
   const base = HTTP_CLIENT_PRESETS[preset];
   if (!base) throw invalid("preset", 'must be "default" or "gateway"');
-  for (const key of Object.keys(overrides)) {
-    if (!(key in DEFAULT_POLICY)) throw invalid(key, "is not an HTTP client policy key");
-  }
+  checkKeys(overrides, (key) => key in DEFAULT_POLICY, PREFIX);
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
   const policy = { ...base, ...defined } as HttpClientSecurityPolicy;
   for (const key of COUNT_KEYS) positiveInteger(policy[key], undefined, key, invalid);
@@ -156,6 +154,9 @@ function urlProblem(reason: EndpointUrlProblem, message: string): McpkitError {
   return new McpkitError("INVALID_CONFIG", message, { details: { key: "url", reason } });
 }
 
+/** The prefix of every error of the HTTP client policy. */
+const PREFIX = "HTTP client policy ";
+
 function invalid(key: string, problem: string): McpkitError {
-  return new McpkitError("INVALID_CONFIG", `HTTP client policy ${key} ${problem}`, { details: { key } });
+  return optionError(key, problem, PREFIX);
 }
