@@ -1,5 +1,6 @@
-import { checkKeys, nonNegativeInteger, optionError, positiveInteger } from "../jsonrpc/config-check.js";
+import { nonNegativeInteger, optionError, positiveInteger } from "../jsonrpc/config-check.js";
 import type { McpkitError } from "../jsonrpc/errors.js";
+import { presetPolicy } from "../jsonrpc/preset-policy.js";
 
 /** Where a subprocess's stderr goes. */
 export type StderrMode = "ignore" | "capture" | "inherit";
@@ -84,12 +85,7 @@ const POSITIVE_KEYS = [
  * const policy = stdioPolicy({ preset: "gateway", stderr: "capture", maxFrameBytes: 256_000 });
  */
 export function stdioPolicy(input: StdioPolicyInput = {}): StdioSecurityPolicy {
-  if (typeof input !== "object" || input === null) throw invalid("policy", "must be an object");
-  const { preset = "default", ...overrides } = input;
-  const base = STDIO_PRESETS[preset];
-  if (!base) throw invalid("preset", 'must be "default" or "gateway"');
-  checkKeys(overrides, (key) => key in DEFAULT_POLICY, PREFIX);
-  const policy = { ...base, ...definedOnly(overrides) };
+  const policy = presetPolicy(input, STDIO_PRESETS, PREFIX);
   for (const key of POSITIVE_KEYS) positiveInteger(policy[key], undefined, key, invalid);
   const tail = policy.stderrTailBytes;
   if (!Number.isSafeInteger(tail) || tail < 0 || tail > MAX_STDERR_TAIL_BYTES) {
@@ -103,10 +99,6 @@ export function stdioPolicy(input: StdioPolicyInput = {}): StdioSecurityPolicy {
     throw invalid("environment", 'must be "inherit" or "replace"');
   }
   return Object.freeze(policy);
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** The prefix of every error of the stdio policy. */

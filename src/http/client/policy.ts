@@ -1,5 +1,6 @@
-import { checkKeys, optionError, positiveInteger } from "../../jsonrpc/config-check.js";
+import { optionError, positiveInteger } from "../../jsonrpc/config-check.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
+import { presetPolicy } from "../../jsonrpc/preset-policy.js";
 
 /**
  * The bounds and trust settings of a Streamable HTTP client connection. Build one with {@link httpClientPolicy};
@@ -78,13 +79,7 @@ const TIMEOUT_KEYS = ["connectTimeoutMs", "receiveTimeoutMs", "requestTimeoutMs"
  * const policy = httpClientPolicy({ preset: "gateway", maxResponseBytes: 4_000_000 });
  */
 export function httpClientPolicy(input: HttpClientPolicyInput = {}): HttpClientSecurityPolicy {
-  if (typeof input !== "object" || input === null) throw invalid("policy", "must be an object");
-  const { preset = "default", ...overrides } = input;
-  const base = HTTP_CLIENT_PRESETS[preset];
-  if (!base) throw invalid("preset", 'must be "default" or "gateway"');
-  checkKeys(overrides, (key) => key in DEFAULT_POLICY, PREFIX);
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
-  const policy = { ...base, ...defined } as HttpClientSecurityPolicy;
+  const policy = presetPolicy(input, HTTP_CLIENT_PRESETS, PREFIX);
   for (const key of COUNT_KEYS) positiveInteger(policy[key], undefined, key, invalid);
   for (const key of TIMEOUT_KEYS) {
     const value = policy[key];
