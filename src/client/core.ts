@@ -1,3 +1,4 @@
+import { positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { isObject } from "../jsonrpc/message.js";
 import type { ResultObject } from "../jsonrpc/pending.js";
@@ -17,7 +18,7 @@ import { InputAnswerer } from "./input-answerer.js";
 import { completeInput, type InputLoopConfig, isInputRequiredResult } from "./input-required.js";
 import { negotiate } from "./negotiate.js";
 import { NotificationRunner } from "./notification-runner.js";
-import { type ClientConfig, checkCount, checkTimeout, resolveClientOptions } from "./options.js";
+import { type ClientConfig, checkTimeout, resolveClientOptions } from "./options.js";
 import { collectPages, DEFAULT_MAX_ITEMS, DEFAULT_MAX_PAGES } from "./pagination.js";
 import { modernNotificationMeta, paramsForEra } from "./request-params.js";
 import { checkResult } from "./results.js";
@@ -327,8 +328,8 @@ export abstract class ClientCore {
   protected async collect<T>(method: string, member: string, options: ListAllOptions): Promise<T[]> {
     const era = this.requireConnected();
     const limits = {
-      maxPages: checkCount("maxPages", options.maxPages, DEFAULT_MAX_PAGES),
-      maxItems: checkCount("maxItems", options.maxItems, DEFAULT_MAX_ITEMS),
+      maxPages: positiveInteger(options.maxPages, DEFAULT_MAX_PAGES, "maxPages"),
+      maxItems: positiveInteger(options.maxItems, DEFAULT_MAX_ITEMS, "maxItems"),
     };
     const deadline = new Deadline({
       timeoutMs: checkTimeout("timeoutMs", options.timeoutMs, this.config.requestTimeoutMs),

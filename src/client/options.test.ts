@@ -41,6 +41,12 @@ describe("client options", () => {
     );
   });
 
+  it("names an unknown key as not an option", () => {
+    expect(() => new Client({ ...base, requestTimeout: 5 } as unknown as ClientOptions)).toThrow(
+      "requestTimeout is not an option",
+    );
+  });
+
   it("rejects a non-object", () => {
     expect(() => new Client(undefined as unknown as ClientOptions)).toThrow(
       expect.objectContaining({ code: "INVALID_CONFIG" }),

@@ -1,4 +1,4 @@
-import { nonNegativeInteger, positiveInteger } from "../jsonrpc/config-check.js";
+import { checkKeys, nonNegativeInteger, positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { DEFAULT_LOG_INTERVAL_MS, limitLogger } from "../jsonrpc/log-limiter.js";
 import { isObject } from "../jsonrpc/message.js";
@@ -99,9 +99,7 @@ const consoleLogger: ClientLogger = {
 /** Checks `new Client(...)` options. Throws `McpkitError` `INVALID_CONFIG` naming the first bad key. */
 export function resolveClientOptions(options: unknown): ClientConfig {
   if (!isObject(options)) throw invalid("options", "must be an object");
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_KEYS.has(key)) throw invalid(key, "is not a known option");
-  }
+  checkKeys(options, KNOWN_KEYS);
   const transport = options.transport;
   if (
     !isObject(transport) ||
@@ -155,10 +153,7 @@ export function resolveClientOptions(options: unknown): ClientConfig {
   if (!isObject(logger) || typeof logger.warn !== "function") {
     throw invalid("logger", "must have a warn(message, details) method");
   }
-  const logIntervalMs = options.logIntervalMs ?? DEFAULT_LOG_INTERVAL_MS;
-  if (typeof logIntervalMs !== "number" || !Number.isSafeInteger(logIntervalMs) || logIntervalMs < 0) {
-    throw invalid("logIntervalMs", "must be a non-negative integer");
-  }
+  const logIntervalMs = nonNegativeInteger(options.logIntervalMs, DEFAULT_LOG_INTERVAL_MS, "logIntervalMs");
   return {
     transport: transport as unknown as Transport,
     clientInfo: info as Implementation,
@@ -166,7 +161,11 @@ export function resolveClientOptions(options: unknown): ClientConfig {
     protocolVersion: version,
     requestTimeoutMs: checkTimeout("requestTimeoutMs", options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS),
     connectTimeoutMs: checkTimeout("connectTimeoutMs", options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS),
-    maxPendingRequests: checkCount("maxPendingRequests", options.maxPendingRequests, DEFAULT_MAX_PENDING),
+    maxPendingRequests: positiveInteger(
+      options.maxPendingRequests,
+      DEFAULT_MAX_PENDING,
+      "maxPendingRequests",
+    ),
     logLevel: level as LoggingLevel | undefined,
     onNotification: options.onNotification as ClientConfig["onNotification"],
     onLog: options.onLog as ClientConfig["onLog"],
@@ -179,32 +178,36 @@ export function resolveClientOptions(options: unknown): ClientConfig {
       onElicitation: options.onElicitation as InputOptions["onElicitation"],
       onRoots: options.onRoots as InputOptions["onRoots"],
     },
-    maxInputRounds: checkCount("maxInputRounds", options.maxInputRounds, DEFAULT_MAX_INPUT_ROUNDS),
+    maxInputRounds: positiveInteger(options.maxInputRounds, DEFAULT_MAX_INPUT_ROUNDS, "maxInputRounds"),
     callbackTimeoutMs: checkTimeout(
       "callbackTimeoutMs",
       options.callbackTimeoutMs,
       DEFAULT_CALLBACK_TIMEOUT_MS,
     ),
-    maxConcurrentCallbacks: checkCount(
-      "maxConcurrentCallbacks",
+    maxConcurrentCallbacks: positiveInteger(
       options.maxConcurrentCallbacks,
       DEFAULT_MAX_CONCURRENT_CALLBACKS,
+      "maxConcurrentCallbacks",
     ),
-    maxConcurrentNotificationCallbacks: checkCount(
-      "maxConcurrentNotificationCallbacks",
+    maxConcurrentNotificationCallbacks: positiveInteger(
       options.maxConcurrentNotificationCallbacks,
       DEFAULT_MAX_CONCURRENT_NOTIFICATION_CALLBACKS,
+      "maxConcurrentNotificationCallbacks",
     ),
-    maxQueuedNotifications: checkQueueSize(
-      "maxQueuedNotifications",
+    maxQueuedNotifications: nonNegativeInteger(
       options.maxQueuedNotifications,
       DEFAULT_MAX_QUEUED_NOTIFICATIONS,
+      "maxQueuedNotifications",
     ),
-    maxSubscriptions: checkCount("maxSubscriptions", options.maxSubscriptions, DEFAULT_MAX_SUBSCRIPTIONS),
-    subscriptionQueueSize: checkCount(
-      "subscriptionQueueSize",
+    maxSubscriptions: positiveInteger(
+      options.maxSubscriptions,
+      DEFAULT_MAX_SUBSCRIPTIONS,
+      "maxSubscriptions",
+    ),
+    subscriptionQueueSize: positiveInteger(
       options.subscriptionQueueSize,
       DEFAULT_SUBSCRIPTION_QUEUE_SIZE,
+      "subscriptionQueueSize",
     ),
     validateStructuredContent: options.validateStructuredContent === true,
     jsonSchemaValidator: options.jsonSchemaValidator as JsonSchemaValidatorFactory | undefined,
@@ -220,16 +223,6 @@ export function checkTimeout(key: string, value: unknown, fallback: number): num
     throw invalid(key, "must be a positive number of milliseconds");
   }
   return value;
-}
-
-/** A positive integer count, or the fallback when absent. */
-export function checkCount(key: string, value: unknown, fallback: number): number {
-  return positiveInteger(value, fallback, key);
-}
-
-/** A non-negative integer count (0 allowed), or the fallback when absent. */
-function checkQueueSize(key: string, value: unknown, fallback: number): number {
-  return nonNegativeInteger(value, fallback, key);
 }
 
 function invalid(key: string, problem: string): McpkitError {

@@ -1,3 +1,4 @@
+import { positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { isObject, type JsonRpcNotification } from "../jsonrpc/message.js";
 import { MetaKey } from "../protocol/meta.js";
@@ -5,7 +6,7 @@ import type { SubscriptionFilter } from "../protocol/types/subscriptions.js";
 import { MODERN_VERSION } from "../protocol/versions.js";
 import type { RpcChannel } from "./channel.js";
 import { Deadline } from "./deadline.js";
-import { type ClientConfig, checkCount } from "./options.js";
+import type { ClientConfig } from "./options.js";
 import { modernNotificationMeta, paramsForEra } from "./request-params.js";
 import { SubscriptionHandle } from "./subscription.js";
 import type { ListenOptions, Subscription, SubscriptionEnd } from "./subscription-types.js";
@@ -35,7 +36,7 @@ export class Subscriptions {
   /** Opens one subscription; resolves once its listen request is on its way. */
   async listen(filter: SubscriptionFilter, options: ListenOptions = {}): Promise<Subscription> {
     checkFilter(filter);
-    const queueSize = checkCount("queueSize", options.queueSize, this.config.subscriptionQueueSize);
+    const queueSize = positiveInteger(options.queueSize, this.config.subscriptionQueueSize, "queueSize");
     if (this.open.size >= this.config.maxSubscriptions) {
       throw new McpkitError("CAPACITY", `too many subscriptions (limit ${this.config.maxSubscriptions})`, {
         details: { limit: "maxSubscriptions", value: this.config.maxSubscriptions },

@@ -46,4 +46,12 @@ describe("base64url", () => {
     expect(fromBase64url("aR")).toBeUndefined();
     expect(fromBase64url("aQ")).toEqual(text("i"));
   });
+
+  it("tolerates unused bits set with canonical: false, and nothing else more", () => {
+    expect(fromBase64url("aR", { canonical: false })).toEqual(text("i"));
+    expect(fromBase64url("aGVsbG8_Pg", { canonical: false })).toEqual(text("hello?>"));
+    for (const bad of ["aGVsbG8/Pg", "aGVsbG8_Pg==", "a", "aGVsb\u00e9"]) {
+      expect(fromBase64url(bad, { canonical: false })).toBeUndefined();
+    }
+  });
 });

@@ -76,10 +76,14 @@ export function toBase64url(bytes: Uint8Array): string {
 
 /**
  * Strict base64url without padding; `undefined` for anything else (a stray character, `=`, a bad length, unused
- * bits that are not zero), so each byte string has exactly one accepted encoding.
+ * bits that are not zero), so each byte string has exactly one accepted encoding. `canonical: false` lets the
+ * unused bits be anything (for tokens issued before they were checked).
  */
-export function fromBase64url(text: string): Uint8Array | undefined {
-  return decode(text, URL_SAFE_LOOKUP, true);
+export function fromBase64url(
+  text: string,
+  { canonical = true }: { canonical?: boolean } = {},
+): Uint8Array | undefined {
+  return decode(text, URL_SAFE_LOOKUP, canonical);
 }
 
 /** How many bytes padded base64 `text` of valid length decodes to, counted without decoding it (never negative). */

@@ -67,9 +67,14 @@ describe("PendingTable", () => {
     await expect(promise).rejects.toThrow("early");
   });
 
-  it("rejects a capacity that is not a positive integer", () => {
+  it("rejects a capacity that is not a positive integer, naming it", () => {
+    expect(new PendingTable({ capacity: 1 }).capacity).toBe(1);
     expect(() => new PendingTable({ capacity: 0 })).toThrow(
-      expect.objectContaining({ code: "INVALID_CONFIG" }),
+      expect.objectContaining({
+        code: "INVALID_CONFIG",
+        message: "capacity must be a positive integer",
+        details: { key: "capacity" },
+      }),
     );
     expect(() => new PendingTable({ capacity: 1.5 })).toThrow(McpkitError);
   });

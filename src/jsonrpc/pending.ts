@@ -1,3 +1,4 @@
+import { positiveInteger } from "./config-check.js";
 import { JsonRpcError, McpkitError } from "./errors.js";
 import type { JsonRpcResponse } from "./message.js";
 
@@ -55,13 +56,7 @@ export class PendingTable {
   private nextId = 1;
 
   constructor(options: PendingTableOptions = {}) {
-    const capacity = options.capacity ?? DEFAULT_MAX_PENDING;
-    if (!Number.isInteger(capacity) || capacity < 1) {
-      throw new McpkitError("INVALID_CONFIG", "capacity must be a positive integer", {
-        details: { key: "capacity", value: capacity },
-      });
-    }
-    this.capacity = capacity;
+    this.capacity = positiveInteger(options.capacity, DEFAULT_MAX_PENDING, "capacity");
     this.onUnknownResponse = options.onUnknownResponse;
   }
 

@@ -2,6 +2,7 @@ import { createServer as createNodeServer, type Server as NodeServer } from "nod
 import type { AddressInfo } from "node:net";
 import { createHttpHandler, type HttpHandler } from "../http/server/handler.js";
 import type { HttpHandlerOptions } from "../http/server/options.js";
+import { nonNegativeInteger, positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { Server } from "../server/port.js";
 import { type FetchHandler, toNodeHandler } from "./adapter.js";
@@ -45,16 +46,8 @@ const DEFAULT_TIMEOUTS: Required<ServeTimeouts> = {
 function resolveTimeouts(given: ServeTimeouts = {}): Required<ServeTimeouts> {
   const timeouts = { ...DEFAULT_TIMEOUTS };
   for (const [key, value] of Object.entries(given) as [keyof ServeTimeouts, number | undefined][]) {
-    if (value === undefined) continue;
-    const positive = key === "checkIntervalMs";
-    if (!Number.isSafeInteger(value) || value < 0 || (positive && value === 0)) {
-      throw new McpkitError(
-        "INVALID_CONFIG",
-        `serve option timeouts.${key} must be a ${positive ? "positive" : "non-negative"} integer`,
-        { details: { key: `timeouts.${key}` } },
-      );
-    }
-    timeouts[key] = value;
+    const check = key === "checkIntervalMs" ? positiveInteger : nonNegativeInteger;
+    timeouts[key] = check(value, timeouts[key], `timeouts.${key}`, "serve option ");
   }
   // node:http requires it: headers arrive within the request's own bound.
   if (timeouts.requestMs > 0 && timeouts.headersMs > timeouts.requestMs) {

@@ -163,8 +163,6 @@ function checkOptions(options: RedisClusterOptions): Required<RedisClusterOption
   const invalid = (key: string, problem: string) => optionError(key, problem, prefix);
   if (typeof options !== "object" || options === null) throw invalid("options", "must be an object");
   checkKeys(options, OPTION_KEYS, prefix);
-  const positive = (key: keyof RedisClusterOptions, fallback: number): number =>
-    positiveInteger(options[key] ?? fallback, fallback, key, prefix);
   for (const key of ["url", "prefix"] as const) {
     if (options[key] !== undefined && typeof options[key] !== "string")
       throw invalid(key, "must be a string");
@@ -175,9 +173,9 @@ function checkOptions(options: RedisClusterOptions): Required<RedisClusterOption
   return {
     url: options.url ?? "redis://127.0.0.1:6379",
     prefix: options.prefix ?? "mcpkit:",
-    operationTimeoutMs: positive("operationTimeoutMs", 1_000),
-    connectTimeoutMs: positive("connectTimeoutMs", 5_000),
-    reconnectMaxDelayMs: positive("reconnectMaxDelayMs", 1_000),
+    operationTimeoutMs: positiveInteger(options.operationTimeoutMs, 1_000, "operationTimeoutMs", prefix),
+    connectTimeoutMs: positiveInteger(options.connectTimeoutMs, 5_000, "connectTimeoutMs", prefix),
+    reconnectMaxDelayMs: positiveInteger(options.reconnectMaxDelayMs, 1_000, "reconnectMaxDelayMs", prefix),
     onStateChange:
       options.onStateChange ??
       ((state, error) =>

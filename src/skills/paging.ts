@@ -1,4 +1,4 @@
-import { fromBase64, toBase64url } from "../jsonrpc/base64.js";
+import { fromBase64url, toBase64url } from "../jsonrpc/base64.js";
 import { invalidParams } from "../server/index.js";
 import { decodeUtf8, utf8 } from "./bytes.js";
 
@@ -9,12 +9,9 @@ function encodeCursor(key: string): string {
   return toBase64url(utf8(PREFIX + key));
 }
 
-// Read as padded standard base64, which tolerates unused low bits that are not zero: a cursor of that form has
-// always been taken, and still is (fromBase64url would refuse it).
+// Unused low bits that are not zero are tolerated: a cursor of that form has always been taken, and still is.
 function decodeCursor(cursor: string): string | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(cursor)) return undefined;
-  const base64 = cursor.replaceAll("-", "+").replaceAll("_", "/");
-  const bytes = fromBase64(base64 + "=".repeat((4 - (base64.length % 4)) % 4));
+  const bytes = fromBase64url(cursor, { canonical: false });
   const text = bytes === undefined ? undefined : decodeUtf8(bytes);
   return text?.startsWith(PREFIX) ? text.slice(PREFIX.length) : undefined;
 }

@@ -218,6 +218,21 @@ describe("the skills handlers", () => {
     expect(await codeOf(skillsList({ cursor: 7 }, MODERN))).toBe(-32602);
   });
 
+  it("resumes from a cursor whose unused low bits are set, as it always has", async () => {
+    const catalogue = await createSkillCatalogue([PDF, REFUNDS], { pageSize: 1 });
+    const { skillsList } = skillsHandlers(catalogue);
+    const cursor = (await skillsList({}, MODERN)).nextCursor ?? "";
+    // The last digit carries 2 or 4 unused bits (the length is not a multiple of 4): set the lowest one.
+    expect(cursor.length % 4).not.toBe(0);
+    const digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const last = digits.indexOf(cursor.at(-1) ?? "");
+    expect(last % 2).toBe(0);
+    const loose = cursor.slice(0, -1) + digits[last + 1];
+    expect((await skillsList({ cursor: loose }, MODERN)).skills).toEqual(
+      (await skillsList({ cursor }, MODERN)).skills,
+    );
+  });
+
   it("pages a large catalogue: every entry exactly once, in order", async () => {
     const many = Array.from({ length: 2_000 }, (_, i) => ({
       prefix: `team${i % 7}`,

@@ -7,6 +7,7 @@
 import { PassThrough, Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { scripted } from "../../test/fixtures/stdio/harness.js";
+import { stdioPipes } from "../../test/support/stdio-pipes.js";
 import { until } from "../../test/support/until.js";
 import type { JsonRpcMessage } from "../jsonrpc/message.js";
 import { ServerBuilder } from "../server/authoring/builder.js";
@@ -90,15 +91,7 @@ describe("StdioServerTransport: maxFramesPerTurn", () => {
   });
 
   it("answers every request of a 250-frame chunk that the input's end follows at once, in order", async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const lines: string[] = [];
-    let rest = "";
-    output.on("data", (chunk: Buffer) => {
-      const parts = (rest + chunk.toString("utf8")).split("\n");
-      rest = parts.pop() ?? "";
-      lines.push(...parts);
-    });
+    const { input, output, lines } = stdioPipes();
     const server = new ServerBuilder({ serverInfo: { name: "t", version: "1.0.0" } }).build();
     const connection = await server.connect(new StdioServerTransport({ input, output }));
     const pings = Array.from({ length: 250 }, (_, i) => `{"jsonrpc":"2.0","id":${i},"method":"ping"}\n`);

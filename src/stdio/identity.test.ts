@@ -11,6 +11,7 @@ import { PassThrough } from "node:stream";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fixture } from "../../test/fixtures/stdio/harness.js";
 import { fixtureServer } from "../../test/support/fixture-server.js";
+import { stdioPipes } from "../../test/support/stdio-pipes.js";
 import { until } from "../../test/support/until.js";
 import { useWireValidation, WireValidator, wrapTransport } from "../../test/support/validating-transport.js";
 import { Client } from "../client/client.js";
@@ -35,25 +36,11 @@ class Account {
   }
 }
 
-function streams() {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  const lines: string[] = [];
-  let rest = "";
-  output.on("data", (chunk: Buffer) => {
-    const parts = (rest + chunk.toString("utf8")).split("\n");
-    rest = parts.pop() ?? "";
-    lines.push(...parts);
-  });
-  const write = (message: unknown) => input.write(`${JSON.stringify(message)}\n`);
-  return { input, output, lines, write };
-}
-
 describe("StdioServerTransport: identity", () => {
   it("attaches the identity to every inbound message, and none without it", async () => {
     const identity = { principal: "ada", account: new Account("ada") };
     for (const given of [identity, undefined]) {
-      const io = streams();
+      const io = stdioPipes();
       const transport = new StdioServerTransport({ input: io.input, output: io.output, identity: given });
       expect(transport.identity).toBe(given);
       const infos: (MessageInfo | undefined)[] = [];
@@ -95,14 +82,14 @@ describe("StdioServerTransport: identity", () => {
       expect(thrown).toBeInstanceOf(McpkitError);
       expect(thrown).toMatchObject({ code: "INVALID_CONFIG", details: { key: "identity" } });
     }
-    const io = streams();
+    const io = stdioPipes();
     await expect(
       serveStdio(fixtureServer(), { input: io.input, output: io.output, identity: new Account("ada") }),
     ).rejects.toMatchObject({ code: "INVALID_CONFIG" });
   });
 
   it("reaches RequestContext.identity; what the request says about itself does not", async () => {
-    const io = streams();
+    const io = stdioPipes();
     const identity = { principal: "ada", tenant: "t1" };
     const served = serveStdio(fixtureServer(), { input: io.input, output: io.output, identity });
     io.write({
@@ -142,7 +129,7 @@ describe("the cache warning of a launch-static identity", () => {
   it("warns once per server when public cache defaults keep results, however many connections", async () => {
     const { server, warnings } = logged({ ttlMs: 60_000 });
     for (let i = 0; i < 3; i++) {
-      const io = streams();
+      const io = stdioPipes();
       const connection = await server.connect(
         new StdioServerTransport({ input: io.input, output: io.output, identity: "ada" }),
       );
@@ -163,7 +150,7 @@ describe("the cache warning of a launch-static identity", () => {
     ];
     for (const { cache, identity } of cases) {
       const { server, warnings } = logged(cache);
-      const io = streams();
+      const io = stdioPipes();
       const connection = await server.connect(
         new StdioServerTransport({ input: io.input, output: io.output, identity }),
       );

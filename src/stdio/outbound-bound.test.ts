@@ -4,23 +4,15 @@
  * that id, past the outbound bound (found by the fuzz suite, fuzz/): a peer with the same frame limit then drops
  * the connection. Such an error now goes without its id.
  */
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { stdioPipes } from "../../test/support/stdio-pipes.js";
 import { until } from "../../test/support/until.js";
 import { StdioServerTransport } from "./server-transport.js";
 
 const LIMIT = 1_000;
 
 async function started() {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  const lines: string[] = [];
-  let rest = "";
-  output.on("data", (chunk: Buffer) => {
-    const parts = (rest + chunk.toString("utf8")).split("\n");
-    rest = parts.pop() ?? "";
-    lines.push(...parts);
-  });
+  const { input, output, lines } = stdioPipes();
   const transport = new StdioServerTransport({
     input,
     output,

@@ -1,5 +1,6 @@
-import { nonNegativeInteger, positiveInteger } from "../jsonrpc/config-check.js";
-import { McpkitError } from "../jsonrpc/errors.js";
+import { nonNegativeInteger, optionError, positiveInteger } from "../jsonrpc/config-check.js";
+import type { McpkitError } from "../jsonrpc/errors.js";
+import { presetPolicy } from "../jsonrpc/preset-policy.js";
 
 /** Where a subprocess's stderr goes. */
 export type StderrMode = "ignore" | "capture" | "inherit";
@@ -84,14 +85,7 @@ const POSITIVE_KEYS = [
  * const policy = stdioPolicy({ preset: "gateway", stderr: "capture", maxFrameBytes: 256_000 });
  */
 export function stdioPolicy(input: StdioPolicyInput = {}): StdioSecurityPolicy {
-  if (typeof input !== "object" || input === null) throw invalid("policy", "must be an object");
-  const { preset = "default", ...overrides } = input;
-  const base = STDIO_PRESETS[preset];
-  if (!base) throw invalid("preset", 'must be "default" or "gateway"');
-  for (const key of Object.keys(overrides)) {
-    if (!(key in DEFAULT_POLICY)) throw invalid(key, "is not a stdio policy key");
-  }
-  const policy = { ...base, ...definedOnly(overrides) };
+  const policy = presetPolicy(input, STDIO_PRESETS, PREFIX);
   for (const key of POSITIVE_KEYS) positiveInteger(policy[key], undefined, key, invalid);
   const tail = policy.stderrTailBytes;
   if (!Number.isSafeInteger(tail) || tail < 0 || tail > MAX_STDERR_TAIL_BYTES) {
@@ -107,10 +101,9 @@ export function stdioPolicy(input: StdioPolicyInput = {}): StdioSecurityPolicy {
   return Object.freeze(policy);
 }
 
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
+/** The prefix of every error of the stdio policy. */
+const PREFIX = "stdio policy ";
 
 function invalid(key: string, problem: string): McpkitError {
-  return new McpkitError("INVALID_CONFIG", `stdio policy ${key} ${problem}`, { details: { key } });
+  return optionError(key, problem, PREFIX);
 }

@@ -3,7 +3,9 @@ import { existsSync } from "node:fs";
 import { PassThrough, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { builtFixture } from "../../test/support/fixture-build.js";
 import { fixtureServer } from "../../test/support/fixture-server.js";
+import { stdioPipes } from "../../test/support/stdio-pipes.js";
 import { until } from "../../test/support/until.js";
 import { useWireValidation, WireValidator, wrapTransport } from "../../test/support/validating-transport.js";
 import { McpkitError } from "../jsonrpc/errors.js";
@@ -22,26 +24,9 @@ const INITIALIZE = {
 };
 const PING = { jsonrpc: "2.0", id: 7, method: "ping" } as const;
 
-/** An input and an output stream, with the output's lines collected as they are written. */
-function pipes() {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  const lines: string[] = [];
-  let rest = "";
-  output.on("data", (chunk: Buffer) => {
-    const parts = (rest + chunk.toString("utf8")).split("\n");
-    rest = parts.pop() ?? "";
-    lines.push(...parts);
-  });
-  const frames = () => lines.map((line) => JSON.parse(line) as { [key: string]: unknown });
-  const write = (...messages: unknown[]) =>
-    input.write(`${messages.map((m) => (typeof m === "string" ? m : JSON.stringify(m))).join("\n")}\n`);
-  return { input, output, lines, frames, write, partial: () => rest };
-}
-
 /** A started transport over in-memory streams, recording what it delivers and how it ends. */
 async function started(options: Omit<StdioServerTransportOptions, "input" | "output"> = {}) {
-  const io = pipes();
+  const io = stdioPipes();
   const transport = new StdioServerTransport({ input: io.input, output: io.output, ...options });
   const messages: JsonRpcMessage[] = [];
   const closes: TransportCloseReason[] = [];
@@ -227,7 +212,7 @@ describe("StdioServerTransport: limits", () => {
   it("checks its policy and options", () => {
     expect(() => new StdioServerTransport({ policy: { maxFrameBytes: 0 } })).toThrow(/maxFrameBytes/);
     expect(() => new StdioServerTransport({ policy: { bogus: 1 } as StdioPolicyInput })).toThrow(
-      /bogus is not a stdio policy key/,
+      /stdio policy bogus is not an option/,
     );
     expect(() => new StdioServerTransport({ drainTimeoutMs: -1 })).toThrow(/drainTimeoutMs/);
     const transport = new StdioServerTransport({ policy: { preset: "gateway", maxFrameBytes: 2_048 } });
@@ -301,7 +286,7 @@ describe("StdioServerTransport: end and close", () => {
   });
 
   it("leaves no listeners behind on shared streams but one error guard", async () => {
-    const io = pipes();
+    const io = stdioPipes();
     for (let i = 0; i < 20; i++) {
       const transport = new StdioServerTransport({ input: io.input, output: io.output });
       await transport.start({ message() {}, close() {} });
@@ -330,7 +315,7 @@ describe("StdioServerTransport: end and close", () => {
   });
 
   it("closes with a TRANSPORT error when the message handler throws", async () => {
-    const io = pipes();
+    const io = stdioPipes();
     const transport = new StdioServerTransport({ input: io.input, output: io.output });
     const closes: TransportCloseReason[] = [];
     await transport.start({
@@ -427,7 +412,7 @@ describe("StdioServerTransport: backpressure", () => {
 
 describe("serving a Server on stdio streams", () => {
   it("serves both eras' traffic through a validated StdioServerTransport", async () => {
-    const io = pipes();
+    const io = stdioPipes();
     const validator = WireValidator.auto();
     const transport = wrapTransport(
       new StdioServerTransport({ input: io.input, output: io.output }),
@@ -456,7 +441,7 @@ describe("serving a Server on stdio streams", () => {
   });
 
   it("serveStdio resolves with kind remote when the input ends, after answering", async () => {
-    const io = pipes();
+    const io = stdioPipes();
     const served = serveStdio(fixtureServer(), { input: io.input, output: io.output });
     io.write(INITIALIZE);
     io.input.end();
@@ -465,7 +450,7 @@ describe("serving a Server on stdio streams", () => {
   });
 
   it("serveStdio resolves with kind local when its signal fires", async () => {
-    const io = pipes();
+    const io = stdioPipes();
     const stop = new AbortController();
     const served = serveStdio(fixtureServer(), { input: io.input, output: io.output, signal: stop.signal });
     stop.abort();
@@ -473,7 +458,7 @@ describe("serving a Server on stdio streams", () => {
   });
 
   it("serveStdio rejects with the limit error for an oversized frame", async () => {
-    const io = pipes();
+    const io = stdioPipes();
     const served = serveStdio(fixtureServer(), {
       input: io.input,
       output: io.output,
@@ -488,9 +473,7 @@ describe("serving a Server on stdio streams", () => {
 });
 
 describe("a real subprocess on stdin/stdout", () => {
-  const fixture = fileURLToPath(
-    new URL("../../test/fixtures/stdio-server/fixture-server.mjs", import.meta.url),
-  );
+  const fixture = builtFixture("fixture-server");
   const built = fileURLToPath(new URL("../../dist/stdio/index.js", import.meta.url));
   const children: ChildProcess[] = [];
   afterEach(() => {

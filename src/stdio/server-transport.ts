@@ -1,6 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { exceedsUtf8, unencodableResponse } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/codes.js";
+import { nonNegativeInteger } from "../jsonrpc/config-check.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import {
   isObject,
@@ -127,13 +128,7 @@ export class StdioServerTransport implements Transport {
 
   constructor(options: StdioServerTransportOptions = {}) {
     this.policy = stdioPolicy((options.policy ?? {}) as StdioPolicyInput);
-    const drain = options.drainTimeoutMs ?? 5_000;
-    if (!Number.isSafeInteger(drain) || drain < 0) {
-      throw new McpkitError("INVALID_CONFIG", "drainTimeoutMs must be a non-negative integer", {
-        details: { key: "drainTimeoutMs" },
-      });
-    }
-    this.drainTimeoutMs = drain;
+    this.drainTimeoutMs = nonNegativeInteger(options.drainTimeoutMs, 5_000, "drainTimeoutMs");
     checkStaticIdentity(options.identity, "identity");
     this.info = options.identity === undefined ? undefined : Object.freeze({ identity: options.identity });
     this.poll = new PollWindow(pollWindowOption(options.pollAfterWriteMs));

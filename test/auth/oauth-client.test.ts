@@ -325,7 +325,7 @@ describe("OAuthClient headless login", () => {
 describe("OAuthClient options and the transport seam", () => {
   it("rejects unknown keys, a non-loopback http redirect, and a missing redirect URI", () => {
     expect(() => new OAuthClient({ redirectUri: REDIRECT, nope: 1 } as never)).toThrow(
-      /nope is not a known option/,
+      "OAuthClient nope is not an option",
     );
     expect(() => new OAuthClient({ redirectUri: "http://app.example/cb" })).toThrow(/redirectUri/);
     expect(() => new OAuthClient({})).toThrow(/redirectUri is required/);
@@ -333,6 +333,30 @@ describe("OAuthClient options and the transport seam", () => {
       () => new OAuthClient({ redirectUri: REDIRECT, clientIdMetadataUrl: "https://app.example" }),
     ).toThrow(/clientIdMetadataUrl/);
     expect(() => new OAuthClient({ redirectUri: REDIRECT, timeoutMs: 0 })).toThrow(/timeoutMs/);
+  });
+
+  it("takes counts from 1 and a metadata TTL from 0 (never reused), naming the option past the limit", () => {
+    const refusal = (options: Partial<OAuthClientOptions>) => {
+      try {
+        new OAuthClient({ redirectUri: REDIRECT, ...options });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    expect(refusal({ metadataTtlMs: 0 })).toBeUndefined();
+    expect(refusal({ metadataTtlMs: -1 })).toMatchObject({
+      code: "INVALID_CONFIG",
+      message: "OAuthClient metadataTtlMs must be a non-negative integer",
+      details: { key: "metadataTtlMs" },
+    });
+    for (const key of ["timeoutMs", "maxAuthorizationsPerOperation"] as const) {
+      expect(refusal({ [key]: 1 })).toBeUndefined();
+      expect(refusal({ [key]: 0 })).toMatchObject({
+        message: `OAuthClient ${key} must be a positive integer`,
+        details: { key },
+      });
+    }
   });
 
   it("the transport takes either auth or authProvider, and an authProvider must have both methods", () => {

@@ -13,13 +13,14 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { builtFixture } from "../support/fixture-build.js";
 import { listenOnLoopback, useCleanups } from "../support/interop-helpers.js";
 import { repoRoot } from "../support/wire-schema.js";
 import { requireBuiltCli, runCliProcess, startCli, waitUntil } from "./built-cli.js";
 import { serveCliServer } from "./cli-server.js";
 
 const ERAS = ["2026-07-28", "2025-11-25"] as const;
-const FIXTURE = join(repoRoot, "test", "fixtures", "stdio-server", "fixture-server.mjs");
+const FIXTURE = builtFixture("fixture-server");
 const EVERYTHING = createRequire(import.meta.url).resolve(
   "@modelcontextprotocol/server-everything/dist/index.js",
 );
@@ -77,7 +78,7 @@ describe.each(ERAS)("an mcpkit server over stdio, %s", (era) => {
       cli("complete", "--prompt", "greet", "tone=f"),
     ]);
     expect(info.status).toBe(0);
-    expect(info.stdout).toMatch(new RegExp(`^server\\s+stdio-fixture 1.0.0\\nera\\s+${era}\\n`));
+    expect(info.stdout).toMatch(new RegExp(`^server\\s+fixture 1.2.3\\nera\\s+${era}\\n`));
     expect(tools.stdout).toMatch(/^add\s+a: number, b: number\s+Adds two numbers$/m);
     expect([add.status, add.stdout]).toEqual([0, "42\n"]);
     expect([fail.status, fail.stdout]).toEqual([1, "tool exploded\n"]);

@@ -112,11 +112,19 @@ describe("the policy object", () => {
     );
   });
 
-  it("refuses unknown transport options", () => {
+  it("refuses unknown transport options and policy keys, naming them", () => {
     expect(transportError({ url: "http://127.0.0.1/mcp", retries: 3 } as never)).toMatchObject({
       code: "INVALID_CONFIG",
+      message: "retries is not an option",
       details: { key: "retries" },
     });
+    expect(() => httpClientPolicy({ retries: 3 } as never)).toThrow(
+      expect.objectContaining({
+        code: "INVALID_CONFIG",
+        message: "HTTP client policy retries is not an option",
+        details: { key: "retries" },
+      }),
+    );
   });
 });
 

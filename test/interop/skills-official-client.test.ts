@@ -3,8 +3,8 @@
  * server serving a folder of two skills (`loadSkillDirectory`, one skill a `skills/list` page) with `skillsServer`
  * on a `ServerBuilder` that has a resource of its own, in both eras, over:
  * - Streamable HTTP on 127.0.0.1 (mcpkit/node `serve`), every message checked against the era's schema;
- * - stdio: the official `StdioClientTransport` launching test/fixtures/skills-stdio-server.mjs (the built
- *   package), every frame of every process checked from the fixture's wire log;
+ * - stdio: the official `StdioClientTransport` launching test/fixtures/stdio-server/skills-server.ts (compiled,
+ *   on the built package), every frame of every process checked from the fixture's wire log;
  * - in-process, through a validating pair.
  * The official client's envelopes are strict (in 2026-07-28 a `skills/list`, `skills/get` or directory page without
  * `ttlMs` and `cacheScope` is refused) and it verifies every file it reads against mcpkit's digests, sizes and
@@ -13,17 +13,15 @@
  * resource.
  */
 
-import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../src/http/server/handler.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/message.js";
-import { type Server, ServerBuilder } from "../../src/server/index.js";
-import { skillsServer } from "../../src/skills/index.js";
-import { loadSkillDirectory } from "../../src/skills-node/index.js";
+import type { Server } from "../../src/server/index.js";
 import { useWireLogs } from "../fixtures/stdio-server/harness.js";
+import { builtFixture } from "../support/fixture-build.js";
 import { useServe } from "../support/http-peer.js";
 import { LEGACY, MODERN, useCleanups } from "../support/interop-helpers.js";
 import { toOfficialTransport } from "../support/official-bridge.js";
@@ -38,9 +36,10 @@ import {
   REFUNDS,
   useSkillFolder,
 } from "../support/skills-interop.js";
+import { skillsFixtureServer } from "../support/skills-server.js";
 import { validatingFetch } from "../support/validating-fetch.js";
 import { useWireValidation, validatingPair } from "../support/validating-transport.js";
-import { repoRoot, WireValidator } from "../support/wire-schema.js";
+import { WireValidator } from "../support/wire-schema.js";
 
 useWireValidation();
 const serve = useServe();
@@ -58,11 +57,7 @@ interface Connection {
 
 /** The mcpkit server: the skills (one a page) and a resource of its own, on a builder. */
 async function mcpkitServer(): Promise<Server> {
-  const skills = skillsServer(await loadSkillDirectory(root(), { pageSize: 1 }), { directoryRead: true });
-  const server = new ServerBuilder({ serverInfo: { name: "mcpkit-skills", version: "0.1.0" } })
-    .extension(skills.extension)
-    .resource({ uri: "test://own", name: "own" }, (uri) => ({ contents: [{ uri, text: "own" }] }))
-    .build();
+  const server = await skillsFixtureServer(root(), 1);
   cleanup(() => server.close());
   return server;
 }
@@ -169,7 +164,7 @@ describe.each([MODERN, LEGACY] as const)(
       await client.connect(
         new StdioClientTransport({
           command: process.execPath,
-          args: [join(repoRoot, "test/fixtures/skills-stdio-server.mjs"), root()],
+          args: [builtFixture("skills-server"), root()],
           env: { MCPKIT_FIXTURE_WIRE_LOG: logs.dir(), MCPKIT_SKILLS_PAGE_SIZE: "1" },
           stderr: "pipe",
         }),

@@ -53,7 +53,7 @@ describe.each([MODERN as Era, LEGACY as Era])(
     it("connects and serves tools, resources, prompts and completion", async () => {
       const { client, info, validator } = await connect(era);
       expect(info.era).toBe(era);
-      expect(info.serverInfo).toEqual({ name: "stdio-fixture", version: "1.0.0" });
+      expect(info.serverInfo).toEqual({ name: "fixture", version: "1.2.3" });
       expect((await client.listAllTools()).map((t) => t.name)).toEqual(FIXTURE_TOOLS);
       expect((await client.callTool("echo", { text: "über stdio ✓" })).content).toEqual([
         { type: "text", text: "über stdio ✓" },

@@ -2,14 +2,18 @@
  * vitest global setup: compiles the stdio fixture servers written in TypeScript (each one runs a server the
  * in-process tests also use, from the same source) into runnable scripts under test/fixtures/.built/ (ignored by
  * git). Imports of `mcpkit/*` and of other packages stay imports, so a subprocess runs the BUILT package, as the
- * hand-written .mjs fixtures do.
+ * hand-written .mjs fixtures (servers no test runs in process) do.
  */
 import { renameSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 /** The fixtures compiled, by the name of their output under {@link BUILT_FIXTURES}. */
-const SOURCES = { "custom-server": "../fixtures/stdio-server/custom-server.ts" };
+const SOURCES = {
+  "custom-server": "../fixtures/stdio-server/custom-server.ts",
+  "fixture-server": "../fixtures/stdio-server/fixture-server.ts",
+  "skills-server": "../fixtures/stdio-server/skills-server.ts",
+};
 
 /** Where the compiled fixtures go. */
 export const BUILT_FIXTURES: string = fileURLToPath(new URL("../fixtures/.built/", import.meta.url));

@@ -1,7 +1,18 @@
-import type { JsonValue } from "../../src/jsonrpc/message.js";
-import type { ToolDefinition, ToolResult } from "../../src/server/authoring/authoring.js";
-import { type BuilderOptions, ServerBuilder } from "../../src/server/authoring/builder.js";
-import type { Server } from "../../src/server/server.js";
+/**
+ * The server most tests talk to, in process and (test/fixtures/stdio-server/fixture-server.ts, compiled by
+ * test/support/fixture-build.ts) as a stdio subprocess: one source for both.
+ */
+
+// Through the package name: the sources in the tests (vitest.config.ts aliases), the built package in the stdio
+// fixture compiled from this file.
+import type { JsonValue } from "mcpkit";
+import {
+  type BuilderOptions,
+  type Server,
+  ServerBuilder,
+  type ToolDefinition,
+  type ToolResult,
+} from "mcpkit/server";
 
 /** Options of the fixture server; everything in {@link BuilderOptions} except `serverInfo` is passed on. */
 export type FixtureOptions = Partial<BuilderOptions>;
@@ -34,6 +45,11 @@ function record(level: "warn" | "error", message: string, details: unknown): voi
  * edge (errors, slow handlers, progress, logging, structured content).
  */
 export function fixtureServer(options: FixtureOptions = {}): Server {
+  return fixtureBuilder(options).build();
+}
+
+/** The builder of {@link fixtureServer}, before `build()`: a fixture with more to register starts here. */
+export function fixtureBuilder(options: FixtureOptions = {}): ServerBuilder {
   return new ServerBuilder({
     serverInfo: { name: "fixture", version: "1.2.3" },
     instructions: "Fixture server for mcpkit tests.",
@@ -124,6 +140,5 @@ export function fixtureServer(options: FixtureOptions = {}): Server {
         messages: [{ role: "user", content: { type: "text", text: `Greet ${name} ${tone ?? "warmly"}` } }],
       }),
       { complete: { tone: (value) => ["warmly", "formally", "wryly"].filter((v) => v.startsWith(value)) } },
-    )
-    .build();
+    );
 }

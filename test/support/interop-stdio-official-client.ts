@@ -1,6 +1,6 @@
 /**
  * The official clients (v1 and v2, see {@link V1} and {@link V2}) launching the mcpkit stdio fixture server
- * (test/fixtures/stdio-server/fixture-server.mjs) as a real subprocess. The cases shared with the in-process
+ * (test/fixtures/stdio-server/fixture-server.ts) as a real subprocess. The cases shared with the in-process
  * setup come from {@link sharedOfficialClientCases}; what only a subprocess shows (the v2 client's probe sibling,
  * stderr, the process exiting) is here. Every frame of every process is validated against the official schema of
  * its era from the fixture's wire log (see test/fixtures/stdio-server/harness.ts).
@@ -24,6 +24,7 @@ import {
   expectError,
   expectServer,
   type FixtureExpectation,
+  FIXTURE as IN_PROCESS_FIXTURE,
   type OfficialClient,
   type OfficialClientFlavour,
   type OfficialConnection,
@@ -32,13 +33,8 @@ import {
 import { until } from "./until.js";
 import type { Era } from "./wire-schema.js";
 
-/** The stdio fixture server, as the shared cases see it. */
-export const STDIO_FIXTURE: FixtureExpectation = {
-  serverInfo: { name: "stdio-fixture", version: "1.0.0" },
-  instructions: "Stdio fixture server for mcpkit tests.",
-  tools: FIXTURE_TOOLS,
-  resources: [{ uri: "test://static-text", mimeType: "text/plain", text: "hello" }],
-};
+/** The stdio fixture server, as the shared cases see it: the in-process fixture with tools of its own. */
+export const STDIO_FIXTURE: FixtureExpectation = { ...IN_PROCESS_FIXTURE, tools: FIXTURE_TOOLS };
 
 /** What the cases use of an SDK's `StdioClientTransport` (v1's and v2's both fit). */
 export interface StdioTransport {

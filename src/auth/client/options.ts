@@ -1,7 +1,8 @@
 import type { CryptoKeyPair } from "oauth4webapi";
 import type { FetchLike } from "../../http/index.js";
 import { isLoopbackHost } from "../../http/index.js";
-import { McpkitError } from "../../jsonrpc/errors.js";
+import { checkKeys, nonNegativeInteger, optionError, positiveInteger } from "../../jsonrpc/config-check.js";
+import type { McpkitError } from "../../jsonrpc/errors.js";
 import type { MachineGrant } from "./grants.js";
 import type { PreRegisteredClient } from "./registration.js";
 import type { CredentialStore } from "./store.js";
@@ -57,7 +58,10 @@ export interface OAuthClientOptions {
   allowHttp?: boolean;
   /** Each metadata, registration or token request must answer within this. Default 30,000 ms. */
   timeoutMs?: number;
-  /** How long discovered metadata is reused. Default 300,000 ms (resource metadata is fetched again after a 401). */
+  /**
+   * How long discovered metadata is reused. Default 300,000 ms (resource metadata is fetched again after a 401);
+   * 0: never reused.
+   */
   metadataTtlMs?: number;
   /** Ask for `offline_access` when the authorization server lists it. Default `true`. */
   offlineAccess?: boolean;
@@ -90,6 +94,9 @@ export interface ResolvedOAuthOptions {
   readonly now: () => number;
 }
 
+/** The prefix of every option error of the OAuth client. */
+const PREFIX = "OAuthClient ";
+
 const KNOWN = new Set([
   "redirectUri",
   "onAuthorizationUrl",
@@ -113,7 +120,7 @@ const KNOWN = new Set([
 /** Checks the options (unknown keys, types, a redirect URI that is loopback http or https) and applies defaults. */
 export function resolveOAuthOptions(options: OAuthClientOptions): ResolvedOAuthOptions {
   if (typeof options !== "object" || options === null) throw invalid("options", "must be an object");
-  for (const key of Object.keys(options)) if (!KNOWN.has(key)) throw invalid(key, "is not a known option");
+  checkKeys(options, KNOWN, PREFIX);
   const redirectUri = options.redirectUri;
   if (redirectUri !== undefined) checkRedirectUri(redirectUri);
   if (redirectUri === undefined && options.grant === undefined) {
@@ -123,16 +130,6 @@ export function resolveOAuthOptions(options: OAuthClientOptions): ResolvedOAuthO
     if (options[key] !== undefined && typeof options[key] !== "function")
       throw invalid(key, "must be a function");
   }
-  const positive = (
-    key: "timeoutMs" | "metadataTtlMs" | "maxAuthorizationsPerOperation",
-    fallback: number,
-  ) => {
-    const value = options[key] ?? fallback;
-    if (!Number.isInteger(value) || value < (key === "metadataTtlMs" ? 0 : 1)) {
-      throw invalid(key, "must be a positive integer");
-    }
-    return value;
-  };
   if (options.clients !== undefined && !Array.isArray(options.clients))
     throw invalid("clients", "must be an array");
   for (const client of options.clients ?? []) {
@@ -158,10 +155,15 @@ export function resolveOAuthOptions(options: OAuthClientOptions): ResolvedOAuthO
     grant: options.grant,
     fetch: options.fetch ?? ((url, init) => fetch(url, init)),
     allowHttp: options.allowHttp ?? false,
-    timeoutMs: positive("timeoutMs", 30_000),
-    metadataTtlMs: positive("metadataTtlMs", 300_000),
+    timeoutMs: positiveInteger(options.timeoutMs, 30_000, "timeoutMs", PREFIX),
+    metadataTtlMs: nonNegativeInteger(options.metadataTtlMs, 300_000, "metadataTtlMs", PREFIX),
     offlineAccess: options.offlineAccess ?? true,
-    maxAuthorizationsPerOperation: positive("maxAuthorizationsPerOperation", 3),
+    maxAuthorizationsPerOperation: positiveInteger(
+      options.maxAuthorizationsPerOperation,
+      3,
+      "maxAuthorizationsPerOperation",
+      PREFIX,
+    ),
     dpop: options.dpop ?? false,
     logger: options.logger,
     now: options.now ?? Date.now,
@@ -194,5 +196,5 @@ function safeUrl(value: string): URL | undefined {
 }
 
 function invalid(key: string, problem: string): McpkitError {
-  return new McpkitError("INVALID_CONFIG", `OAuthClient ${key} ${problem}`, { details: { key } });
+  return optionError(key, problem, PREFIX);
 }

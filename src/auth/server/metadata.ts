@@ -1,3 +1,4 @@
+import { nonNegativeInteger } from "../../jsonrpc/config-check.js";
 import { checkKeys, checkResource, checkScopes, invalid, isLoopback, metadataUrls } from "./resource.js";
 
 /** Options of {@link protectedResourceMetadata}. Unknown keys are rejected. */
@@ -68,9 +69,7 @@ export function protectedResourceMetadata(options: ProtectedResourceOptions): Pr
   }
   for (const issuer of servers) checkIssuer("authorizationServers", issuer);
   const scopes = checkScopes("scopesSupported", options.scopesSupported);
-  const maxAge = options.maxAgeSeconds ?? 3600;
-  if (!Number.isSafeInteger(maxAge) || maxAge < 0)
-    throw invalid("maxAgeSeconds", "must be a non-negative integer");
+  const maxAge = nonNegativeInteger(options.maxAgeSeconds, 3600, "maxAgeSeconds", "auth option ");
   const document: Record<string, unknown> = {
     resource: resource.resource,
     authorization_servers: [...servers],

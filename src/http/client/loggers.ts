@@ -1,4 +1,5 @@
-import { McpkitError } from "../../jsonrpc/errors.js";
+import { nonNegativeInteger, optionError } from "../../jsonrpc/config-check.js";
+import type { McpkitError } from "../../jsonrpc/errors.js";
 import { DEFAULT_LOG_INTERVAL_MS, limitLogger } from "../../jsonrpc/log-limiter.js";
 import { isObject } from "../../jsonrpc/message.js";
 import type { TransportLogger } from "../../transports/transport.js";
@@ -19,10 +20,7 @@ export function transportLoggers(
   if (logger !== undefined && (!isObject(logger) || typeof logger.warn !== "function")) {
     throw invalid("logger", "must have a warn(message, details) method");
   }
-  const interval = logIntervalMs ?? DEFAULT_LOG_INTERVAL_MS;
-  if (typeof interval !== "number" || !Number.isSafeInteger(interval) || interval < 0) {
-    throw invalid("logIntervalMs", "must be a non-negative integer");
-  }
+  const interval = nonNegativeInteger(logIntervalMs, DEFAULT_LOG_INTERVAL_MS, "logIntervalMs");
   return {
     own: logger === undefined ? undefined : limitLogger(logger as unknown as TransportLogger, interval),
     fallback: limitLogger(consoleLogger, interval),
@@ -30,5 +28,5 @@ export function transportLoggers(
 }
 
 function invalid(key: string, problem: string): McpkitError {
-  return new McpkitError("INVALID_CONFIG", `${key} ${problem}`, { details: { key } });
+  return optionError(key, problem);
 }

@@ -1,5 +1,6 @@
-import { positiveInteger } from "../../jsonrpc/config-check.js";
+import { optionError, positiveInteger } from "../../jsonrpc/config-check.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
+import { presetPolicy } from "../../jsonrpc/preset-policy.js";
 
 /**
  * The bounds and trust settings of a Streamable HTTP client connection. Build one with {@link httpClientPolicy};
@@ -78,15 +79,7 @@ const TIMEOUT_KEYS = ["connectTimeoutMs", "receiveTimeoutMs", "requestTimeoutMs"
  * const policy = httpClientPolicy({ preset: "gateway", maxResponseBytes: 4_000_000 });
  */
 export function httpClientPolicy(input: HttpClientPolicyInput = {}): HttpClientSecurityPolicy {
-  if (typeof input !== "object" || input === null) throw invalid("policy", "must be an object");
-  const { preset = "default", ...overrides } = input;
-  const base = HTTP_CLIENT_PRESETS[preset];
-  if (!base) throw invalid("preset", 'must be "default" or "gateway"');
-  for (const key of Object.keys(overrides)) {
-    if (!(key in DEFAULT_POLICY)) throw invalid(key, "is not an HTTP client policy key");
-  }
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
-  const policy = { ...base, ...defined } as HttpClientSecurityPolicy;
+  const policy = presetPolicy(input, HTTP_CLIENT_PRESETS, PREFIX);
   for (const key of COUNT_KEYS) positiveInteger(policy[key], undefined, key, invalid);
   for (const key of TIMEOUT_KEYS) {
     const value = policy[key];
@@ -156,6 +149,9 @@ function urlProblem(reason: EndpointUrlProblem, message: string): McpkitError {
   return new McpkitError("INVALID_CONFIG", message, { details: { key: "url", reason } });
 }
 
+/** The prefix of every error of the HTTP client policy. */
+const PREFIX = "HTTP client policy ";
+
 function invalid(key: string, problem: string): McpkitError {
-  return new McpkitError("INVALID_CONFIG", `HTTP client policy ${key} ${problem}`, { details: { key } });
+  return optionError(key, problem, PREFIX);
 }

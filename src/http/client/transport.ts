@@ -1,5 +1,6 @@
 import { utf8Length } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
+import { checkKeys, optionError } from "../../jsonrpc/config-check.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import { type AbortLike, abortOf } from "../../jsonrpc/lazy-abort.js";
 import {
@@ -98,8 +99,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   constructor(options: StreamableHttpClientOptions) {
     if (!isObject(options)) throw invalid("options", "must be an object");
-    for (const key of Object.keys(options))
-      if (!KNOWN_KEYS.has(key)) throw invalid(key, "is not a known option");
+    checkKeys(options, KNOWN_KEYS);
     this.policy = httpClientPolicy(options.policy ?? {});
     const url = checkEndpointUrl(options.url, this.policy);
     const headers = checkExtraHeaders(options.headers, "headers");
@@ -571,5 +571,5 @@ function closedError(): McpkitError {
 }
 
 function invalid(key: string, problem: string): McpkitError {
-  return new McpkitError("INVALID_CONFIG", `${key} ${problem}`, { details: { key } });
+  return optionError(key, problem);
 }

@@ -208,11 +208,11 @@ export function buildHttpConfig(options: HttpHandlerOptions): HttpConfig {
   }
   return Object.freeze({
     policy,
-    maxBodyBytes: positive("maxBodyBytes", options.maxBodyBytes, 8_000_000),
-    maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, 8_000_000),
+    maxBodyBytes: positiveInteger(options.maxBodyBytes, 8_000_000, "maxBodyBytes", PREFIX),
+    maxResponseBytes: positiveInteger(options.maxResponseBytes, 8_000_000, "maxResponseBytes", PREFIX),
     enableJsonResponse: options.enableJsonResponse ?? false,
-    keepAliveMs: nonNegative("keepAliveMs", options.keepAliveMs, 8_000),
-    legacySseTimeoutMs: positive("legacySseTimeoutMs", options.legacySseTimeoutMs, 25_000),
+    keepAliveMs: nonNegativeInteger(options.keepAliveMs, 8_000, "keepAliveMs", PREFIX),
+    legacySseTimeoutMs: positiveInteger(options.legacySseTimeoutMs, 25_000, "legacySseTimeoutMs", PREFIX),
     authenticate: options.authenticate,
     toolSchemas: checkToolSchemas(options.toolSchemas),
     sessions: checkSessions(options.sessions),
@@ -243,7 +243,7 @@ function checkSessions(sessions: SessionOptions | undefined): Readonly<Required<
   for (const key of Object.keys(sessions)) {
     if (!(key in SESSION_DEFAULTS)) throw invalid(`sessions.${key}`, NOT_AN_OPTION);
     const name = key as keyof SessionOptions;
-    out[name] = positive(`sessions.${key}`, sessions[name], SESSION_DEFAULTS[name]);
+    out[name] = positiveInteger(sessions[name], SESSION_DEFAULTS[name], `sessions.${key}`, PREFIX);
   }
   return Object.freeze(out);
 }
@@ -257,7 +257,12 @@ function checkCluster(cluster: HttpClusterOptions | undefined): Readonly<Require
   if (legacySessions !== "forward" && legacySessions !== "stateless") {
     throw invalid("cluster.legacySessions", 'must be "forward" or "stateless"');
   }
-  const forwardAckMs = positive("cluster.forwardAckMs", cluster.forwardAckMs, fallback.forwardAckMs);
+  const forwardAckMs = positiveInteger(
+    cluster.forwardAckMs,
+    fallback.forwardAckMs,
+    "cluster.forwardAckMs",
+    PREFIX,
+  );
   return Object.freeze({ legacySessions, forwardAckMs });
 }
 
@@ -271,14 +276,6 @@ function stringList(
     throw invalid(key, "must be an array of strings");
   }
   return [...value];
-}
-
-function positive(key: string, value: number | undefined, fallback: number): number {
-  return positiveInteger(value, fallback, key, PREFIX);
-}
-
-function nonNegative(key: string, value: number | undefined, fallback: number): number {
-  return nonNegativeInteger(value, fallback, key, PREFIX);
 }
 
 function invalid(key: string, problem: string): McpkitError {

@@ -1,4 +1,4 @@
-import { checkKeys } from "../../jsonrpc/config-check.js";
+import { checkKeys, positiveInteger } from "../../jsonrpc/config-check.js";
 import { isObject } from "../../jsonrpc/message.js";
 import type { StandardSchemaWithJson } from "../../protocol/standard-schema.js";
 import type { JsonSchemaValidatorFactory } from "../../protocol/validation.js";
@@ -119,9 +119,9 @@ export class ServerBuilder {
   private built = false;
 
   constructor(private readonly options: BuilderOptions) {
-    const limit = options.maxRegistrations ?? DEFAULT_MAX_REGISTRATIONS;
-    if (!Number.isInteger(limit) || limit <= 0) throw invalid("maxRegistrations must be a positive integer");
-    this.registry = new Registry(limit);
+    this.registry = new Registry(
+      positiveInteger(options.maxRegistrations, DEFAULT_MAX_REGISTRATIONS, "maxRegistrations"),
+    );
     this.validation = {
       validate: options.validate ?? true,
       factory: options.jsonSchemaValidator,
@@ -395,8 +395,7 @@ export class ServerBuilder {
     this.built = true;
     const serverOptions: { [key: string]: unknown } = { ...this.options };
     for (const key of BUILDER_KEYS) delete serverOptions[key];
-    const size = this.options.pageSize ?? Number.MAX_SAFE_INTEGER;
-    if (!Number.isInteger(size) || size <= 0) throw invalid("pageSize must be a positive integer");
+    const size = positiveInteger(this.options.pageSize, Number.MAX_SAFE_INTEGER, "pageSize");
     return { serverOptions: serverOptions as Omit<ServerOptions, "handler">, size };
   }
 

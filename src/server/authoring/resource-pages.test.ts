@@ -152,6 +152,19 @@ describe("resources/list with template list callbacks", () => {
     });
   });
 
+  it("takes a pageSize and maxRegistrations from 1, naming the option below it", () => {
+    expect(() => new ServerBuilder({ serverInfo, pageSize: 1, maxRegistrations: 1 }).build()).not.toThrow();
+    for (const key of ["pageSize", "maxRegistrations"]) {
+      expect(() => new ServerBuilder({ serverInfo, [key]: 0 }).build()).toThrow(
+        expect.objectContaining({
+          code: "INVALID_CONFIG",
+          message: `${key} must be a positive integer`,
+          details: { key },
+        }),
+      );
+    }
+  });
+
   it("refuses a list option that is not a function when the template is registered", () => {
     expect(() =>
       new ServerBuilder({ serverInfo }).resourceTemplate({ uriTemplate: "a://{x}", name: "a" }, read, {

@@ -32,6 +32,9 @@ export interface TasksOptions {
   clock?: Clock;
 }
 
+/** The prefix of every option error of the tasks. */
+const PREFIX = "server option ";
+
 const KEYS = new Set([
   "store",
   "ttlMs",
@@ -53,7 +56,7 @@ export function taskSettings(
   if (option === undefined || option === false) return undefined;
   if (option !== true && !isObject(option)) throw invalid("tasks", "must be true or an object");
   const options: TasksOptions = option === true ? {} : option;
-  checkKeys(options, KEYS, "server option ", "tasks.");
+  checkKeys(options, KEYS, PREFIX, "tasks.");
   const clock = options.clock ?? systemClock;
   if (!isClock(clock)) throw invalid("tasks.clock", "must be a Clock");
   if (options.store === undefined && cluster !== undefined && cluster.tasks === undefined) {
@@ -71,24 +74,25 @@ export function taskSettings(
   ) {
     throw invalid("tasks.store", "must have create, get, update and list methods");
   }
-  const ttlMs = positive("ttlMs", options.ttlMs, 3_600_000);
-  const maxTtlMs = positive("maxTtlMs", options.maxTtlMs, 86_400_000);
+  const ttlMs = positiveInteger(options.ttlMs, 3_600_000, "tasks.ttlMs", PREFIX);
+  const maxTtlMs = positiveInteger(options.maxTtlMs, 86_400_000, "tasks.maxTtlMs", PREFIX);
   if (ttlMs > maxTtlMs) throw invalid("tasks.ttlMs", "must not exceed tasks.maxTtlMs");
   return Object.freeze({
     store,
     clock,
     ttlMs,
     maxTtlMs,
-    pollIntervalMs: positive("pollIntervalMs", options.pollIntervalMs, 1_000),
-    maxTasksPerPrincipal: positive("maxTasksPerPrincipal", options.maxTasksPerPrincipal, 100),
-    maxTasks: positive("maxTasks", options.maxTasks, 10_000),
+    pollIntervalMs: positiveInteger(options.pollIntervalMs, 1_000, "tasks.pollIntervalMs", PREFIX),
+    maxTasksPerPrincipal: positiveInteger(
+      options.maxTasksPerPrincipal,
+      100,
+      "tasks.maxTasksPerPrincipal",
+      PREFIX,
+    ),
+    maxTasks: positiveInteger(options.maxTasks, 10_000, "tasks.maxTasks", PREFIX),
   });
 }
 
-function positive(key: string, value: number | undefined, fallback: number): number {
-  return positiveInteger(value, fallback, `tasks.${key}`, "server option ");
-}
-
 function invalid(key: string, problem: string): McpkitError {
-  return optionError(key, problem, "server option ");
+  return optionError(key, problem, PREFIX);
 }
