@@ -11,7 +11,7 @@ import { LEGACY_VERSION } from "../../protocol/versions.js";
 import { levelAllows, type NotificationSink, type RequestContext, requestContext } from "../core/context.js";
 import { invalidParams, methodNotFound } from "../core/errors.js";
 import { HANDLER_METHODS, invokeHandler } from "../core/invoke.js";
-import { cappedNotifications } from "../core/notification-caps.js";
+import { limitNotifications } from "../core/notification-caps.js";
 import type { PluginCall, PluginContextFields, PluginSession } from "../core/plugin.js";
 import { pluginResult } from "../core/plugins.js";
 import { errorResponse, isOwnAbort, resultResponse } from "../core/respond.js";
@@ -213,7 +213,7 @@ export class LegacySession implements PluginSession {
     const { config, executor } = this.runtime;
     const { hooks } = config;
     // One budget for the whole request, across its input rounds.
-    const notify = cappedNotifications(env.notify ?? this.sink, config.limits, config.logger, request);
+    const notify = limitNotifications(env.notify ?? this.sink, config.limits, config.logger, request);
     // The request's call info, made by handle() when a per-request hook needs it, else on first need here.
     let call = admitted;
     return runLegacyRounds({

@@ -9,7 +9,7 @@ import { MODERN_VERSION, SUPPORTED_VERSIONS } from "../../protocol/versions.js";
 import { levelAllows, type NotificationSink, type RequestContext, requestContext } from "../core/context.js";
 import { methodNotFound } from "../core/errors.js";
 import { HANDLER_METHODS, invokeHandler } from "../core/invoke.js";
-import { cappedNotifications } from "../core/notification-caps.js";
+import { limitNotifications } from "../core/notification-caps.js";
 import type { ServerConfig } from "../core/options.js";
 import type { PluginCall, PluginContextFields } from "../core/plugin.js";
 import { errorResponse, isOwnAbort, resultResponse } from "../core/respond.js";
@@ -98,7 +98,7 @@ export async function serveModern(
               modernRound(method, params, env),
               custom !== undefined || INPUT_REQUIRED_METHODS.has(method),
             );
-      const notify = cappedNotifications(env.notify, config.limits, config.logger, request);
+      const notify = limitNotifications(env.notify, config.limits, config.logger, request);
       const answer = await executor.run(async (abort) => {
         if (nonce !== undefined) await spendState(sealer, nonce);
         const fields = call === undefined ? undefined : hooks.context?.(call);
