@@ -70,12 +70,27 @@ describe("the plugin seam", () => {
     const server = echoServer([]);
     const { hooks } = server.config;
     expect(hooks.needsCall).toBe(false);
-    expect([hooks.admit, hooks.context, hooks.response, hooks.broadcast]).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    expect({
+      admit: hooks.admit,
+      context: hooks.context,
+      response: hooks.response,
+      notification: hooks.notification,
+      clientRequest: hooks.clientRequest,
+      broadcast: hooks.broadcast,
+      sessionOpened: hooks.sessionOpened,
+      sessionClosed: hooks.sessionClosed,
+      settles: hooks.settles({ content: [] }),
+    }).toEqual({
+      admit: undefined,
+      context: undefined,
+      response: undefined,
+      notification: undefined,
+      clientRequest: undefined,
+      broadcast: undefined,
+      sessionOpened: undefined,
+      sessionClosed: undefined,
+      settles: false,
+    });
     expect(hooks.plugins.map((plugin) => plugin.name)).toEqual(["tasks"]);
     expect(server.plugin("tasks")?.name).toBe("tasks");
     expect(server.plugin("nope")).toBeUndefined();
@@ -111,7 +126,7 @@ describe("the plugin seam", () => {
       const first: ServerPlugin = {
         name: "first",
         admit: (call) => void seen.push(`admit ${call.era} ${call.method}`),
-        context: (call) => (call.method === "tools/call" ? { taskAugmented: false } : undefined),
+        context: (call) => (call.method === "tools/call" ? { admitted: true } : undefined),
         result(answer, call, ctx) {
           seen.push(`result ${call.method} ${ctx.method}`);
           const result = answer as { content: { type: string; text: string }[] };

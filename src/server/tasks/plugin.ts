@@ -62,13 +62,12 @@ export function tasksPlugin(
     answers: {
       [TASK_ANSWER]: (run, call, context) => startTask(engine, run as TaskRun, call, context),
     },
-    context: (call) => (augmented(call) ? TASK_AUGMENTED : undefined),
+    // Its data on a call's context: `ctx.pluginData.tasks`, which `ctx.taskAugmented` reads.
+    context: (call) => (augmented(call) ? true : undefined),
     ready: () => engine.joined,
     close: () => engine.close(),
   };
 }
-
-const TASK_AUGMENTED = Object.freeze({ taskAugmented: true });
 
 /** Whether a request may create a task: a `tools/call` declaring the extension (2026) or with a `task` param. */
 function augmented(call: PluginCall): boolean {
