@@ -8,6 +8,7 @@ import type { PluginCall, PluginSession, ServerPlugin } from "../../src/server/c
 import { pluginAnswer } from "../../src/server/core/plugin.js";
 import { createServer, type Server } from "../../src/server/server.js";
 import { connectInProcess } from "../support/in-process-client.js";
+import { until } from "../support/until.js";
 
 const serverInfo = { name: "p", version: "1.0.0" };
 const ERAS: readonly Era[] = [MODERN_VERSION, LEGACY_VERSION];
@@ -94,6 +95,26 @@ describe("the plugin seam", () => {
     expect(hooks.plugins.map((plugin) => plugin.name)).toEqual(["tasks"]);
     expect(server.plugin("tasks")?.name).toBe("tasks");
     expect(server.plugin("nope")).toBeUndefined();
+  });
+
+  it("serves dynamic registration as a plugin, which needs no per-request hook either", async () => {
+    const server = new ServerBuilder({ serverInfo }).buildDynamic({ families: ["tools"] });
+    const { hooks } = server.config;
+    expect(hooks.plugins.map((plugin) => plugin.name)).toEqual(["tasks", "dynamic"]);
+    expect(hooks.needsCall).toBe(false);
+    expect(server.plugin("dynamic")).toMatchObject({ tools: server.tools });
+    const changes: string[] = [];
+    const client = await connectInProcess(
+      server,
+      { protocolVersion: LEGACY_VERSION, onNotification: (n) => void changes.push(n.method) },
+      track,
+    );
+    server.tools.add({ name: "later", inputSchema: { type: "object" } }, () => ({ content: [] }));
+    server.tools.add({ name: "again", inputSchema: { type: "object" } }, () => ({ content: [] }));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["later", "again"]);
+    // One list_changed for the two adds of one synchronous run, sent through the plugin's host.
+    await until(() => changes.length > 0);
+    expect(changes).toEqual(["notifications/tools/list_changed"]);
   });
 
   it("refuses a plugin without a name, a name twice, an answer kind twice", () => {
