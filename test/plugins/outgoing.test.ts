@@ -181,6 +181,35 @@ describe("the notification hook, in process", () => {
     expect(listChanged?.params?._meta).toEqual({ traceparent: TRACEPARENT });
   });
 
+  it("2025-11-25: sees the cancellation of a server-to-client request whose call was cancelled", async () => {
+    const { plugin, notes, requests } = tracer();
+    const server = tracedServer(plugin);
+    const [clientEnd, serverEnd] = createInProcessPair();
+    await server.connect(serverEnd);
+    const stop = new AbortController();
+    const client = new Client({
+      clientInfo: { name: "c", version: "1" },
+      capabilities: { elicitation: {} },
+      protocolVersion: LEGACY_VERSION,
+      transport: clientEnd,
+      // The user never answers: the caller gives up instead, once the question is asked.
+      onElicitation: () => {
+        stop.abort();
+        return new Promise(() => {});
+      },
+    });
+    await client.connect();
+    closers.push(
+      () => server.close(),
+      () => client.close(),
+    );
+    await expect(client.callTool("greet", {}, { signal: stop.signal })).rejects.toThrow();
+    await until(() => notes.some((note) => note.startsWith("2025-11-25 notifications/cancelled")));
+    expect(notes).toContain("2025-11-25 notifications/cancelled tools/call session");
+    await until(() => requests.length === 1);
+    expect(requests).toEqual(["2025-11-25 elicitation/create for tools/call"]);
+  });
+
   it("2026-07-28: sees a subscription's events with its subscriptions/listen call", async () => {
     const { plugin, notes } = tracer();
     const server = tracedServer(plugin);

@@ -25,5 +25,6 @@ export function pluginAnswerKind(value: unknown): string | undefined {
  * plugin's own per-request data, such as a tracing span. Empty (and frozen) when no plugin set any.
  */
 export interface PluginData {
+  /** The data the plugin of that name returned from its `context` hook. */
   readonly [plugin: string]: unknown;
 }

@@ -67,6 +67,7 @@ export type PluginMethod = (
  * besides the message).
  */
 export interface PluginOutgoing {
+  /** The era of the client it goes to. */
   readonly era: Era;
   /**
    * The request the message belongs to (the progress and log messages of a request, its custom notifications,
@@ -81,6 +82,7 @@ export interface PluginOutgoing {
 
 /** A request the server sends to the client (sampling, elicitation, roots, a custom one), before it has an id. */
 export interface PluginClientRequest {
+  /** Its JSON-RPC method (`sampling/createMessage`, `elicitation/create`, `roots/list`, a custom one). */
   readonly method: string;
   /** Its params, `_meta` included; `undefined` when it has none. */
   readonly params?: { readonly [key: string]: unknown } | undefined;
@@ -175,9 +177,10 @@ export interface ServerPlugin {
   /**
    * A notification goes to a client: every one the server sends (a request's progress, log messages and custom
    * notifications; list changed, resource updated and `server.notify` to 2025-11-25 sessions; a 2026-07-28
-   * subscription's events), in both eras, on every transport, after the per-request limits. Returns the
-   * notification to send instead (e.g. with trace context in `params._meta`), or nothing to keep it. Must not
-   * throw.
+   * subscription's events; the cancellation of a server-to-client request), in both eras, on every transport,
+   * after the per-request limits (not the `notifications/cancelled` that ends an overflowed 2026 subscription on
+   * a stdio or in-process connection). Returns the notification to send instead (e.g. with trace context in
+   * `params._meta`), or nothing to keep it. Must not throw.
    */
   notification?(notification: JsonRpcNotification, out: PluginOutgoing): JsonRpcNotification | undefined;
   /**

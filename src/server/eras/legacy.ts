@@ -191,9 +191,16 @@ export class LegacySession implements PluginSession {
     const served = this.runtime.config.hooks.method(request.method);
     if (served !== undefined) {
       const base = call ?? this.call(request, env);
+      const send = env.send ?? this.send;
+      const notify = this.runtime.config.hooks.notification;
       const rounds = {
         requests: this.clientRequests,
-        send: env.send ?? this.send,
+        send:
+          notify === undefined || send === undefined
+            ? send
+            : notifyingSender(send, (n) =>
+                send(notify(n, { era: LEGACY_VERSION, call: base, session: this })),
+              ),
         signal: env.signal,
         origin: base,
       };

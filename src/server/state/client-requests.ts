@@ -67,7 +67,7 @@ export class ClientRequests {
     send: MessageSender,
     signal: AbortSignal,
     origin?: unknown,
-  ): Promise<Result> {
+  ): Promise<{ [key: string]: unknown }> {
     if (this.wrap === undefined) return this.exchange(method, params, send, signal);
     return this.wrap({ method, params }, origin, (request) =>
       this.exchange(request.method, request.params, send, signal),
