@@ -57,11 +57,12 @@ function tracer() {
   return { plugin, notes, requests };
 }
 
-function tracedServer(plugin: ServerPlugin): Server {
+function tracedServer(plugin: ServerPlugin, options: { subscriptionQueueEvents?: number } = {}): Server {
   return new ServerBuilder({
     serverInfo: { name: "traced", version: "1.0.0" },
     listChanged: { tools: true },
     plugins: [plugin],
+    ...options,
   })
     .tool({ name: "work", inputSchema: OBJECT }, async (_args, ctx) => {
       await ctx.progress(1, 2);
@@ -223,6 +224,21 @@ describe("the notification hook, in process", () => {
       "2026-07-28 notifications/tools/list_changed subscriptions/listen -",
     ]);
     await subscription.close();
+  });
+});
+
+describe("the notification hook, at a subscription's overflow", () => {
+  it("2026-07-28: sees the cancellation that ends an overflowed subscription, with its listen call", async () => {
+    const { plugin, notes } = tracer();
+    const server = tracedServer(plugin, { subscriptionQueueEvents: 4 });
+    const { client, wire } = await inProcess(server, MODERN_VERSION);
+    const subscription = await client.listenSubscriptions({ toolsListChanged: true });
+    expect(await subscription.next(5_000)).toMatchObject({ type: "acknowledged" });
+    // Publishing never waits: ten changes at once fill the four-event queue.
+    for (let i = 0; i < 10; i++) void server.notifyListChanged("tools");
+    await until(() => notes.includes("2026-07-28 notifications/cancelled subscriptions/listen -"));
+    const cancelled = sentNotifications(wire).find((n) => n.method === "notifications/cancelled");
+    expect(cancelled?.params?._meta).toEqual({ traceparent: TRACEPARENT });
   });
 });
 
