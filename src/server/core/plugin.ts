@@ -178,9 +178,9 @@ export interface ServerPlugin {
    * A notification goes to a client: every one the server sends (a request's progress, log messages and custom
    * notifications; list changed, resource updated and `server.notify` to 2025-11-25 sessions; a 2026-07-28
    * subscription's events and the cancellation that ends an overflowed one; the cancellation of a
-   * server-to-client request), in both eras, on every transport,
-   * after the per-request limits. Returns the notification to send instead (e.g. with trace context in
-   * `params._meta`), or nothing to keep it. Must not throw.
+   * server-to-client request), in both eras, on every transport, after the per-request limits. Returns the
+   * notification to send instead (e.g. with trace context in `params._meta`), or nothing to keep it. Must not
+   * throw.
    */
   notification?(notification: JsonRpcNotification, out: PluginOutgoing): JsonRpcNotification | undefined;
   /**
