@@ -5,14 +5,17 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
+import { callToolToCompletion } from "../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../src/http/client/transport.js";
 import { createHttpHandler } from "../../src/http/server/handler.js";
 import type { JsonRpcMessage, JsonRpcNotification } from "../../src/jsonrpc/message.js";
+import { TASKS_EXTENSION } from "../../src/protocol/types/tasks.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
 import { ServerBuilder } from "../../src/server/authoring/builder.js";
 import type { PluginClientRequest, ServerPlugin } from "../../src/server/core/plugin.js";
 import type { Server } from "../../src/server/server.js";
 import { inputRequired } from "../../src/server/state/input.js";
+import { runAsTask } from "../../src/server/tasks/run.js";
 import { createInProcessPair } from "../../src/transports/in-process.js";
 import { useServe } from "../support/http-peer.js";
 import { askFor } from "../support/input-server.js";
@@ -259,6 +262,43 @@ describe("the clientRequest hook", () => {
       ]);
     });
   }
+
+  it("2026-07-28: wraps the input requests of a task, which reach the client in the task's status", async () => {
+    const { plugin, requests } = tracer();
+    const server = new ServerBuilder({
+      serverInfo: { name: "tasks", version: "1.0.0" },
+      tasks: { pollIntervalMs: 10 },
+      plugins: [plugin],
+    })
+      .tool({ name: "deploy", inputSchema: OBJECT, execution: { taskSupport: "optional" } }, () =>
+        runAsTask(async (task) => {
+          const { name } = await task.input({ name: askFor("name") });
+          return { content: [{ type: "text", text: `deployed by ${name?.action}` }] };
+        }),
+      )
+      .build();
+    const side = clientSide();
+    const [clientEnd, serverEnd] = createInProcessPair();
+    await server.connect(serverEnd);
+    const client = new Client({
+      ...side.options,
+      capabilities: { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } },
+      protocolVersion: MODERN_VERSION,
+      transport: clientEnd,
+    });
+    await client.connect();
+    closers.push(
+      () => server.close(),
+      () => client.close(),
+    );
+    const result = await callToolToCompletion(client, "deploy", {}, { minPollMs: 10 });
+    expect(result.content).toEqual([{ type: "text", text: "deployed by accept" }]);
+    expect(side.elicited[0]?._meta).toMatchObject({ traceparent: TRACEPARENT });
+    expect(requests).toEqual([
+      "2026-07-28 elicitation/create for tools/call",
+      "2026-07-28 elicitation/create answered later",
+    ]);
+  });
 
   it("2025-11-25: wraps a handler's sendRequest too", async () => {
     const { plugin, requests } = tracer();

@@ -112,6 +112,12 @@ export interface PluginHost {
   deliver(message: Broadcast): Promise<void>;
   /** Tells the subscribers that a list changed (as `server.notifyListChanged`). */
   notifyListChanged(family: "tools" | "resources" | "prompts"): Promise<void>;
+  /**
+   * Passes a request that the plugin itself puts before a 2026-07-28 client (a task's input requests, in its
+   * status) through the `clientRequest` hooks, as the server does an `input_required` result's: resolves with
+   * what the last of them sent on (`request` itself when no plugin has the hook).
+   */
+  placeRequest(request: PluginClientRequest, out: PluginOutgoing): Promise<PluginClientRequest>;
 }
 
 /**
@@ -186,9 +192,9 @@ export interface ServerPlugin {
   /**
    * The server sends a request to the client: in 2025-11-25 a real one (an input round's sampling, elicitation
    * and roots requests, `ctx.sendRequest`, a plugin method's `ask`); in 2026-07-28 each entry of an
-   * `input_required` result's `inputRequests`. Call `send` once, with the request or an amended copy (trace
-   * context in `params._meta`), and return what it resolves with: the hook wraps the whole exchange, so it can
-   * time it (a span from the request to the client's answer).
+   * `input_required` result's `inputRequests`, and of a task's status. Call `send` once, with the request or an
+   * amended copy (trace context in `params._meta`), and return what it resolves with: the hook wraps the whole
+   * exchange, so it can time it (a span from the request to the client's answer).
    */
   clientRequest?(
     request: PluginClientRequest,
