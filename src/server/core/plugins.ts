@@ -45,6 +45,8 @@ export class PluginHooks {
    * notification and clientRequest, which name the request a message belongs to).
    */
   readonly needsCall: boolean;
+  /** True when a plugin has a hook that sees what goes to the client (notification, clientRequest). */
+  readonly outgoing: boolean;
   private readonly results: readonly NonNullable<ServerPlugin["result"]>[];
   private readonly answers = new Map<string, AnswerHandler>();
   private readonly methods = new Map<string, PluginMethod>();
@@ -75,12 +77,9 @@ export class PluginHooks {
     this.sessionOpened = chainVoid(plugins, "sessionOpened") as PluginHooks["sessionOpened"];
     this.sessionClosed = chainVoid(plugins, "sessionClosed") as PluginHooks["sessionClosed"];
     this.results = plugins.flatMap((p) => (p.result ? [p.result.bind(p)] : []));
+    this.outgoing = this.notification !== undefined || this.clientRequest !== undefined;
     this.needsCall =
-      this.admit !== undefined ||
-      this.context !== undefined ||
-      this.response !== undefined ||
-      this.notification !== undefined ||
-      this.clientRequest !== undefined;
+      this.admit !== undefined || this.context !== undefined || this.response !== undefined || this.outgoing;
   }
 
   /** The 2025-11-25 plugin method `method`, if a plugin serves one. */

@@ -100,7 +100,7 @@ export async function serveModern(
             );
       // Made only when a plugin has a hook that learns where an outgoing message stands.
       const out: PluginOutgoing | undefined =
-        call === undefined ? undefined : { era: MODERN_VERSION, call, session: undefined };
+        call === undefined || !hooks.outgoing ? undefined : { era: MODERN_VERSION, call, session: undefined };
       const notify = limitNotifications(
         hooks.notification === undefined || out === undefined ? env.notify : hooks.notifying(env.notify, out),
         config.limits,
