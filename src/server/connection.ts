@@ -17,7 +17,7 @@ import type { ServerRuntime } from "./core/runtime.js";
 import type { Subscription, SubscriptionChannel } from "./core/subscription.js";
 import { serveCustomNotification } from "./custom/dispatch.js";
 import { LegacySession } from "./eras/legacy.js";
-import { checkModernRequest, hasModernMeta, serveModern } from "./eras/modern.js";
+import { checkModernRequest, hasModernMeta, modernCall, serveModern } from "./eras/modern.js";
 import { openSubscription } from "./eras/open-subscription.js";
 
 const SENT: Promise<void> = Promise.resolve();
@@ -209,11 +209,14 @@ export class ServerConnection {
       write: (message) => this.transport.send(message),
       end: (reason) => {
         if (reason !== "overflow") return;
-        void this.send({
+        const cancelled: JsonRpcNotification = {
           jsonrpc: "2.0",
           method: "notifications/cancelled",
           params: { requestId: request.id, reason: "subscription queue overflow" },
-        });
+        };
+        const hook = this.runtime.config.hooks.notification;
+        const call = hook && modernCall(request, meta, { identity, signal, notify: this.notify });
+        void this.send(hook ? hook(cancelled, { era: MODERN_VERSION, call, session: undefined }) : cancelled);
       },
     };
     try {

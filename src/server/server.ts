@@ -46,6 +46,10 @@ export class Server {
       logger: config.logger,
       deliver: (message) => this.deliver(message),
       notifyListChanged: (family) => this.notifyListChanged(family),
+      placeRequest: (request, out) =>
+        config.hooks.clientRequest === undefined
+          ? Promise.resolve(request)
+          : config.hooks.placeRequest(request, out),
     };
     config.hooks.setup(host);
   }

@@ -8,6 +8,7 @@ import type { PluginCall, PluginSession, ServerPlugin } from "../../src/server/c
 import { pluginAnswer } from "../../src/server/core/plugin.js";
 import { createServer, type Server } from "../../src/server/server.js";
 import { connectInProcess } from "../support/in-process-client.js";
+import { until } from "../support/until.js";
 
 const serverInfo = { name: "p", version: "1.0.0" };
 const ERAS: readonly Era[] = [MODERN_VERSION, LEGACY_VERSION];
@@ -70,15 +71,50 @@ describe("the plugin seam", () => {
     const server = echoServer([]);
     const { hooks } = server.config;
     expect(hooks.needsCall).toBe(false);
-    expect([hooks.admit, hooks.context, hooks.response, hooks.broadcast]).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    expect({
+      admit: hooks.admit,
+      context: hooks.context,
+      response: hooks.response,
+      notification: hooks.notification,
+      clientRequest: hooks.clientRequest,
+      broadcast: hooks.broadcast,
+      sessionOpened: hooks.sessionOpened,
+      sessionClosed: hooks.sessionClosed,
+      settles: hooks.settles({ content: [] }),
+    }).toEqual({
+      admit: undefined,
+      context: undefined,
+      response: undefined,
+      notification: undefined,
+      clientRequest: undefined,
+      broadcast: undefined,
+      sessionOpened: undefined,
+      sessionClosed: undefined,
+      settles: false,
+    });
     expect(hooks.plugins.map((plugin) => plugin.name)).toEqual(["tasks"]);
     expect(server.plugin("tasks")?.name).toBe("tasks");
     expect(server.plugin("nope")).toBeUndefined();
+  });
+
+  it("serves dynamic registration as a plugin, which needs no per-request hook either", async () => {
+    const server = new ServerBuilder({ serverInfo }).buildDynamic({ families: ["tools"] });
+    const { hooks } = server.config;
+    expect(hooks.plugins.map((plugin) => plugin.name)).toEqual(["tasks", "dynamic"]);
+    expect(hooks.needsCall).toBe(false);
+    expect(server.plugin("dynamic")).toMatchObject({ tools: server.tools });
+    const changes: string[] = [];
+    const client = await connectInProcess(
+      server,
+      { protocolVersion: LEGACY_VERSION, onNotification: (n) => void changes.push(n.method) },
+      track,
+    );
+    server.tools.add({ name: "later", inputSchema: { type: "object" } }, () => ({ content: [] }));
+    server.tools.add({ name: "again", inputSchema: { type: "object" } }, () => ({ content: [] }));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["later", "again"]);
+    // One list_changed for the two adds of one synchronous run, sent through the plugin's host.
+    await until(() => changes.length > 0);
+    expect(changes).toEqual(["notifications/tools/list_changed"]);
   });
 
   it("refuses a plugin without a name, a name twice, an answer kind twice", () => {
@@ -111,7 +147,7 @@ describe("the plugin seam", () => {
       const first: ServerPlugin = {
         name: "first",
         admit: (call) => void seen.push(`admit ${call.era} ${call.method}`),
-        context: (call) => (call.method === "tools/call" ? { taskAugmented: false } : undefined),
+        context: (call) => (call.method === "tools/call" ? { admitted: true } : undefined),
         result(answer, call, ctx) {
           seen.push(`result ${call.method} ${ctx.method}`);
           const result = answer as { content: { type: string; text: string }[] };

@@ -44,6 +44,7 @@ import type {
 } from "./authoring.js";
 import type { CompletionOptions, ResourceTemplateOptions, ToolCallback } from "./callbacks.js";
 import { type DynamicOptions, DynamicServer } from "./dynamic.js";
+import { DynamicPlugin } from "./dynamic-plugin.js";
 import {
   type AnyPromptDefinition,
   type AnyToolDefinition,
@@ -351,19 +352,25 @@ export class ServerBuilder {
     for (const family of families) listChanged[family] = this.options.listChanged?.[family] ?? true;
     const completions = families.has("prompts") || families.has("resources");
     const handler: ServerHandler = registryHandler(this.registry, size, families, completions);
-    const config = serverConfig({
-      ...serverOptions,
-      ...this.customSurface(serverOptions),
-      listChanged,
-      handler,
-    });
-    this.preload();
-    return new DynamicServer(config, this.registry, families, {
+    // Changes at run time join the server as a plugin (the first of the options' own).
+    const dynamic = new DynamicPlugin(this.registry, families, {
       ...this.validation,
       usesDefault: () => {
         loadJsonSchemaValidator().catch(() => {});
       },
     });
+    const config = serverConfig({
+      ...serverOptions,
+      ...this.customSurface(serverOptions),
+      listChanged,
+      handler,
+      // Anything but an array is left for the server's own check to refuse.
+      plugins: Array.isArray(serverOptions.plugins)
+        ? [dynamic, ...serverOptions.plugins]
+        : (serverOptions.plugins ?? [dynamic]),
+    });
+    this.preload();
+    return new DynamicServer(config, dynamic);
   }
 
   /**

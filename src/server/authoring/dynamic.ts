@@ -1,14 +1,12 @@
-import type { ListFamily } from "../core/listen.js";
 import type { ServerConfig } from "../core/options.js";
 import { Server } from "../server.js";
-import {
+import type { DynamicPlugin } from "./dynamic-plugin.js";
+import type {
   PromptRegistry,
   ResourceRegistry,
   ResourceTemplateRegistry,
   ToolRegistry,
 } from "./dynamic-registries.js";
-import type { Validation } from "./registrations.js";
-import type { Registry } from "./registry.js";
 
 /** Options of `ServerBuilder.buildDynamic()`. */
 export interface DynamicOptions {
@@ -49,33 +47,13 @@ export class DynamicServer extends Server {
   readonly resources: ResourceRegistry;
   /** The resource templates, by URI template. */
   readonly resourceTemplates: ResourceTemplateRegistry;
-  private readonly pending = new Set<ListFamily>();
 
-  /** @internal Use `ServerBuilder.buildDynamic()`. */
-  constructor(
-    config: ServerConfig,
-    registry: Registry,
-    families: ReadonlySet<ListFamily>,
-    validation: Validation,
-  ) {
+  /** @internal Use `ServerBuilder.buildDynamic()`: `dynamic` is the plugin among `config`'s that holds the registries. */
+  constructor(config: ServerConfig, dynamic: DynamicPlugin) {
     super(config);
-    const holds = (family: ListFamily) => families.has(family);
-    this.tools = new ToolRegistry(registry.tools, holds("tools"), validation);
-    this.prompts = new PromptRegistry(registry.prompts, holds("prompts"), validation);
-    this.resources = new ResourceRegistry(registry.resources, holds("resources"));
-    this.resourceTemplates = new ResourceTemplateRegistry(registry.templates, holds("resources"));
-    registry.onChange = (family) => this.changed(family);
-  }
-
-  /** Queues one list-changed notification per family for the end of the current synchronous run. */
-  private changed(family: ListFamily): void {
-    if (this.pending.has(family)) return;
-    this.pending.add(family);
-    queueMicrotask(() => {
-      this.pending.delete(family);
-      this.notifyListChanged(family).catch((error: unknown) =>
-        this.config.logger.warn(`could not send notifications/${family}/list_changed`, error),
-      );
-    });
+    this.tools = dynamic.tools;
+    this.prompts = dynamic.prompts;
+    this.resources = dynamic.resources;
+    this.resourceTemplates = dynamic.resourceTemplates;
   }
 }

@@ -40,6 +40,7 @@ describe("requestContext", () => {
       "inputResponses",
       "requestState",
       "taskAugmented",
+      "pluginData",
       "progress",
       "log",
       "notify",

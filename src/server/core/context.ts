@@ -8,7 +8,7 @@ import type { InputResponses } from "../../protocol/types/input.js";
 import type { Era } from "../../protocol/versions.js";
 import type { ClientRequests, MessageSender } from "../state/client-requests.js";
 import type { RoundInput } from "../state/input.js";
-import type { PluginContextFields } from "./plugin-answer.js";
+import type { PluginData } from "./plugin-answer.js";
 
 /**
  * What a handler knows about the request it serves. The same shape in both eras, so one handler serves both.
@@ -49,9 +49,18 @@ export interface RequestContext {
   /**
    * True when this `tools/call` may become a task (see `runAsTask`): the server has tasks on and the client can
    * take one (2026-07-28: the request declares the `io.modelcontextprotocol/tasks` extension; 2025-11-25: it
-   * carries a `task` param). False for every other request.
+   * carries a `task` param). False for every other request. The tasks plugin's data
+   * (`pluginData.tasks === true`), kept as a member of its own.
    */
   readonly taskAugmented: boolean;
+  /**
+   * What the plugins' `context` hooks returned for this call, by plugin name (see `ServerPlugin.context`): a
+   * plugin's own per-request data, such as a tracing span. Empty when no plugin set any.
+   *
+   * @example
+   * const span = ctx.pluginData["acme/tracing"] as Span | undefined;
+   */
+  readonly pluginData: PluginData;
   /**
    * Sends `notifications/progress` for this request; a no-op when the client sent no `progressToken`.
    */
@@ -111,8 +120,10 @@ export interface ContextFields {
   clientCapabilities: ClientCapabilities;
   clientInfo: Implementation | undefined;
   input: RoundInput;
-  /** What the plugins set on this context (see `ServerPlugin.context`). */
-  plugins?: PluginContextFields | undefined;
+  /** What the plugins' `context` hooks returned (see `ServerPlugin.context`). */
+  pluginData?: PluginData | undefined;
+  /** What the `clientRequest` hooks learn of where this call's server-to-client requests come from. */
+  origin?: unknown;
   /** 2025-11-25: the session's server-to-client requests, and where this request's go. */
   clientRequests?: ClientRequests | undefined;
   sender?: MessageSender | undefined;
@@ -142,7 +153,9 @@ export function requestContext(
     clientInfo: fields.clientInfo,
     inputResponses: fields.input.inputResponses,
     requestState: fields.input.requestState,
-    taskAugmented: fields.plugins?.taskAugmented ?? false,
+    // The one feature a context names: a public member from before plugins, set from the tasks plugin's data.
+    taskAugmented: fields.pluginData?.tasks === true,
+    pluginData: fields.pluginData ?? NO_DATA,
     async progress(progress, total, message) {
       if (!hasToken || abort.aborted) return;
       const params: { [key: string]: unknown } = { progressToken: token, progress };
@@ -170,11 +183,13 @@ export function requestContext(
         });
       }
       if (sender === undefined) throw new McpkitError("CLOSED", "no channel to the client carries requests");
-      return clientRequests.request(method, params, sender, abort.signal);
+      return clientRequests.request(method, params, sender, abort.signal, fields.origin);
     },
   } satisfies Omit<RequestContext, "signal">;
   return withLazySignal<RequestContext>(context, abort);
 }
+
+const NO_DATA: PluginData = Object.freeze({});
 
 const ABORT = Symbol("abort");
 // One getter for every context: a getter written in each object literal is a new function per call, and makes

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { JsonRpcNotification, JsonRpcRequest } from "../../jsonrpc/message.js";
-import { cappedNotifications } from "./notification-caps.js";
+import { limitNotifications } from "./notification-caps.js";
 
 const REQUEST: JsonRpcRequest = { jsonrpc: "2.0", id: 9, method: "tools/call", params: {} };
 
@@ -15,7 +15,7 @@ function progress(n: number, message = ""): JsonRpcNotification {
 function capped(maxNotificationsPerRequest: number, maxNotificationBytes: number) {
   const sent: JsonRpcNotification[] = [];
   const warn = vi.fn();
-  const sink = cappedNotifications(
+  const sink = limitNotifications(
     async (notification) => {
       sent.push(notification);
     },
@@ -26,7 +26,7 @@ function capped(maxNotificationsPerRequest: number, maxNotificationBytes: number
   return { sink, sent, warn };
 }
 
-describe("cappedNotifications", () => {
+describe("limitNotifications", () => {
   it("passes the first maxNotificationsPerRequest, drops the rest, and warns once", async () => {
     const { sink, sent, warn } = capped(3, 1_000_000);
     for (let i = 1; i <= 10; i++) await sink(progress(i));

@@ -20,7 +20,7 @@ const DROPPED: Promise<void> = Promise.resolve();
  * logged once for the request, as a warning naming the cap. A notification JSON cannot encode is handed on
  * uncounted: the transport refuses and reports it as it does any other.
  */
-export function cappedNotifications(
+export function limitNotifications(
   sink: NotificationSink,
   caps: NotificationCaps,
   logger: ServerLogger,

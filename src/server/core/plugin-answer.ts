@@ -20,8 +20,11 @@ export function pluginAnswerKind(value: unknown): string | undefined {
   return typeof kind === "string" ? kind : undefined;
 }
 
-/** Fields a plugin sets on the handler context it is asked about. */
-export interface PluginContextFields {
-  /** See `RequestContext.taskAugmented`. */
-  readonly taskAugmented?: boolean;
+/**
+ * What the plugins' `context` hooks returned for one handler call, by plugin name (`ctx.pluginData`): each
+ * plugin's own per-request data, such as a tracing span. Empty (and frozen) when no plugin set any.
+ */
+export interface PluginData {
+  /** The data the plugin of that name returned from its `context` hook. */
+  readonly [plugin: string]: unknown;
 }

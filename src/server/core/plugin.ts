@@ -9,14 +9,14 @@ import type { RequestContext } from "./context.js";
 
 export {
   type PluginAnswer,
-  type PluginContextFields,
+  type PluginData,
   pluginAnswer,
   pluginAnswerKind,
 } from "./plugin-answer.js";
 
 import type { ServerHandler } from "./handler.js";
 import type { ServerLogger } from "./logger.js";
-import type { PluginAnswer, PluginContextFields } from "./plugin-answer.js";
+import type { PluginAnswer } from "./plugin-answer.js";
 
 /** What the hooks of a plugin learn about one request. */
 export interface PluginCall {
@@ -62,6 +62,42 @@ export type PluginMethod = (
   call: PluginMethodCall,
 ) => Promise<{ [key: string]: unknown }> | { [key: string]: unknown };
 
+/**
+ * Where a message the server sends to a client stands (what the `notification` and `clientRequest` hooks learn
+ * besides the message).
+ */
+export interface PluginOutgoing {
+  /** The era of the client it goes to. */
+  readonly era: Era;
+  /**
+   * The request the message belongs to (the progress and log messages of a request, its custom notifications,
+   * the requests of its input rounds); for a 2026-07-28 subscription's notification, its `subscriptions/listen`
+   * request; `undefined` for what a 2025-11-25 session gets server-wide (list changed, resource updated,
+   * `server.notify`, a task's status). The same object every other hook of that request gets.
+   */
+  readonly call: PluginCall | undefined;
+  /** The 2025-11-25 session the message goes to; `undefined` in 2026-07-28. */
+  readonly session: PluginSession | undefined;
+}
+
+/** A request the server sends to the client (sampling, elicitation, roots, a custom one), before it has an id. */
+export interface PluginClientRequest {
+  /** Its JSON-RPC method (`sampling/createMessage`, `elicitation/create`, `roots/list`, a custom one). */
+  readonly method: string;
+  /** Its params, `_meta` included; `undefined` when it has none. */
+  readonly params?: { readonly [key: string]: unknown } | undefined;
+}
+
+/**
+ * Sends a {@link PluginClientRequest} on (to the next plugin, then the client): in 2025-11-25 resolves with the
+ * client's result (rejects with its `JsonRpcError`, or `McpkitError` `TIMEOUT`, `ABORTED`, `CLOSED`); in
+ * 2026-07-28 places it in the `input_required` result and resolves with `undefined` (its answer comes with the
+ * client's retry, a request of its own).
+ */
+export type PluginSendRequest = (
+  request: PluginClientRequest,
+) => Promise<{ [key: string]: unknown } | undefined>;
+
 /** A notification sent to every subscriber of the server: on this instance, and (through a plugin) beyond. */
 export type Broadcast =
   | { readonly kind: "list"; readonly family: "tools" | "resources" | "prompts" }
@@ -76,6 +112,12 @@ export interface PluginHost {
   deliver(message: Broadcast): Promise<void>;
   /** Tells the subscribers that a list changed (as `server.notifyListChanged`). */
   notifyListChanged(family: "tools" | "resources" | "prompts"): Promise<void>;
+  /**
+   * Passes a request that the plugin itself puts before a 2026-07-28 client (a task's input requests, in its
+   * status) through the `clientRequest` hooks, as the server does an `input_required` result's: resolves with
+   * what the last of them sent on (`request` itself when no plugin has the hook).
+   */
+  placeRequest(request: PluginClientRequest, out: PluginOutgoing): Promise<PluginClientRequest>;
 }
 
 /**
@@ -125,8 +167,12 @@ export interface ServerPlugin {
   setup?(host: PluginHost): void;
   /** A request was admitted, before its handler waits for a slot: throw a `JsonRpcError` to refuse it. */
   admit?(call: PluginCall): void | Promise<void>;
-  /** The handler context of a request is being built: fields to set on it. */
-  context?(call: PluginCall): PluginContextFields | undefined;
+  /**
+   * The handler context of a request is being built: this plugin's data for the call, which the handler (and
+   * the `answers` and `result` hooks) read as `ctx.pluginData[name]`; `undefined` sets nothing. Later hooks
+   * without the context get the same `call` object: key per-request state by it (a `WeakMap`).
+   */
+  context?(call: PluginCall): unknown;
   /**
    * The handler answered (inside its executor slot): returns what to answer with instead, or the answer as it
    * is. Not called for an error.
@@ -134,6 +180,27 @@ export interface ServerPlugin {
   result?(answer: unknown, call: PluginCall, context: RequestContext): unknown;
   /** On the way out: the response of a request (a replacement, or nothing to keep it). Must not throw. */
   response?(response: JsonRpcResponse, call: PluginCall): JsonRpcResponse | undefined;
+  /**
+   * A notification goes to a client: every one the server sends (a request's progress, log messages and custom
+   * notifications; list changed, resource updated and `server.notify` to 2025-11-25 sessions; a 2026-07-28
+   * subscription's events and the cancellation that ends an overflowed one; the cancellation of a
+   * server-to-client request), in both eras, on every transport, after the per-request limits. Returns the
+   * notification to send instead (e.g. with trace context in `params._meta`), or nothing to keep it. Must not
+   * throw.
+   */
+  notification?(notification: JsonRpcNotification, out: PluginOutgoing): JsonRpcNotification | undefined;
+  /**
+   * The server sends a request to the client: in 2025-11-25 a real one (an input round's sampling, elicitation
+   * and roots requests, `ctx.sendRequest`, a plugin method's `ask`); in 2026-07-28 each entry of an
+   * `input_required` result's `inputRequests`, and of a task's status. Call `send` once, with the request or an
+   * amended copy (trace context in `params._meta`), and return what it resolves with: the hook wraps the whole
+   * exchange, so it can time it (a span from the request to the client's answer).
+   */
+  clientRequest?(
+    request: PluginClientRequest,
+    out: PluginOutgoing,
+    send: PluginSendRequest,
+  ): Promise<{ [key: string]: unknown } | undefined>;
   /** A broadcast went to this instance's subscribers (list changed, resource updated, custom). */
   broadcast?(message: Broadcast): Promise<void>;
   /** A 2025-11-25 session was initialized. */

@@ -1,14 +1,17 @@
 import { McpkitError } from "../../jsonrpc/errors.js";
-import type { JsonRpcResponse } from "../../jsonrpc/message.js";
+import type { JsonRpcNotification, JsonRpcResponse } from "../../jsonrpc/message.js";
 import { isObject } from "../../jsonrpc/message.js";
 import { LEGACY_VERSION } from "../../protocol/versions.js";
-import type { RequestContext } from "./context.js";
+import type { NotificationSink, RequestContext } from "./context.js";
 import {
   type Broadcast,
   type PluginCall,
-  type PluginContextFields,
+  type PluginClientRequest,
+  type PluginData,
   type PluginHost,
   type PluginMethod,
+  type PluginOutgoing,
+  type PluginSendRequest,
   type PluginSession,
   pluginAnswerKind,
   type ServerPlugin,
@@ -16,6 +19,11 @@ import {
 
 type Result = { [key: string]: unknown };
 type AnswerHandler = NonNullable<ServerPlugin["answers"]>[string];
+type ClientRequestHook = (
+  request: PluginClientRequest,
+  out: PluginOutgoing,
+  send: PluginSendRequest,
+) => Promise<Result | undefined>;
 
 /**
  * The hooks of a server's plugins, resolved once: each is `undefined` when no plugin has it, so the dispatchers
@@ -23,13 +31,22 @@ type AnswerHandler = NonNullable<ServerPlugin["answers"]>[string];
  */
 export class PluginHooks {
   readonly admit: ((call: PluginCall) => void | Promise<void>) | undefined;
-  readonly context: ((call: PluginCall) => PluginContextFields | undefined) | undefined;
+  readonly context: ((call: PluginCall) => PluginData | undefined) | undefined;
   readonly response: ((response: JsonRpcResponse, call: PluginCall) => JsonRpcResponse) | undefined;
+  readonly notification:
+    | ((notification: JsonRpcNotification, out: PluginOutgoing) => JsonRpcNotification)
+    | undefined;
+  readonly clientRequest: ClientRequestHook | undefined;
   readonly broadcast: ((message: Broadcast) => Promise<void>) | undefined;
   readonly sessionOpened: ((session: PluginSession) => void) | undefined;
   readonly sessionClosed: ((session: PluginSession) => void) | undefined;
-  /** True when a hook that runs on every request needs its {@link PluginCall} (admit, context, response). */
+  /**
+   * True when a hook that runs on every request needs its {@link PluginCall} (admit, context, response, and
+   * notification and clientRequest, which name the request a message belongs to).
+   */
   readonly needsCall: boolean;
+  /** True when a plugin has a hook that sees what goes to the client (notification, clientRequest). */
+  readonly outgoing: boolean;
   private readonly results: readonly NonNullable<ServerPlugin["result"]>[];
   private readonly answers = new Map<string, AnswerHandler>();
   private readonly methods = new Map<string, PluginMethod>();
@@ -54,11 +71,15 @@ export class PluginHooks {
     this.admit = chainVoid(plugins, "admit") as PluginHooks["admit"];
     this.context = contextChain(plugins);
     this.response = responseChain(plugins);
+    this.notification = notificationChain(plugins);
+    this.clientRequest = clientRequestChain(plugins);
     this.broadcast = chainVoid(plugins, "broadcast") as PluginHooks["broadcast"];
     this.sessionOpened = chainVoid(plugins, "sessionOpened") as PluginHooks["sessionOpened"];
     this.sessionClosed = chainVoid(plugins, "sessionClosed") as PluginHooks["sessionClosed"];
     this.results = plugins.flatMap((p) => (p.result ? [p.result.bind(p)] : []));
-    this.needsCall = this.admit !== undefined || this.context !== undefined || this.response !== undefined;
+    this.outgoing = this.notification !== undefined || this.clientRequest !== undefined;
+    this.needsCall =
+      this.admit !== undefined || this.context !== undefined || this.response !== undefined || this.outgoing;
   }
 
   /** The 2025-11-25 plugin method `method`, if a plugin serves one. */
@@ -85,6 +106,29 @@ export class PluginHooks {
     }
     for (const result of this.results) out = await result(out, call, context);
     return out;
+  }
+
+  /**
+   * `sink` with the `notification` hooks in front, for messages going out as `out` says. Only for a server
+   * whose plugins have one: the dispatchers check {@link notification} first, and pass `sink` as it is.
+   */
+  notifying(sink: NotificationSink, out: PluginOutgoing): NotificationSink {
+    const hook = this.notification as NonNullable<PluginHooks["notification"]>;
+    return (notification) => sink(hook(notification, out));
+  }
+
+  /**
+   * 2026-07-28: a request of an `input_required` result through the `clientRequest` hooks (only for a server
+   * whose plugins have one): what the last of them sent on.
+   */
+  async placeRequest(request: PluginClientRequest, out: PluginOutgoing): Promise<PluginClientRequest> {
+    const hook = this.clientRequest as ClientRequestHook;
+    let placed = request;
+    await hook(request, out, async (sent) => {
+      placed = sent;
+      return undefined;
+    });
+    return placed;
   }
 
   /** Calls every plugin's `setup` with `host`. */
@@ -122,16 +166,40 @@ function chainVoid(
 }
 
 function contextChain(plugins: readonly ServerPlugin[]): PluginHooks["context"] {
-  const hooks = plugins.flatMap((p) => (p.context ? [p.context.bind(p)] : []));
+  const hooks = plugins.flatMap((p) => (p.context ? [[p.name, p.context.bind(p)] as const] : []));
   if (hooks.length === 0) return undefined;
-  if (hooks.length === 1) return hooks[0];
   return (call) => {
-    let fields: PluginContextFields | undefined;
-    for (const fn of hooks) {
-      const more = fn(call);
-      if (more !== undefined) fields = fields === undefined ? more : { ...fields, ...more };
+    let data: { [plugin: string]: unknown } | undefined;
+    for (const [name, fn] of hooks) {
+      const value = fn(call);
+      if (value === undefined) continue;
+      data ??= {};
+      data[name] = value;
     }
-    return fields;
+    return data;
+  };
+}
+
+function notificationChain(plugins: readonly ServerPlugin[]): PluginHooks["notification"] {
+  const hooks = plugins.flatMap((p) => (p.notification ? [p.notification.bind(p)] : []));
+  if (hooks.length === 0) return undefined;
+  return (notification, out) => {
+    let sent = notification;
+    for (const fn of hooks) sent = fn(sent, out) ?? sent;
+    return sent;
+  };
+}
+
+/** The `clientRequest` hooks nested: the first plugin's wraps the second's, the last one's wraps the sending. */
+function clientRequestChain(plugins: readonly ServerPlugin[]): ClientRequestHook | undefined {
+  const hooks = plugins.flatMap((p) => (p.clientRequest ? [p.clientRequest.bind(p)] : []));
+  if (hooks.length === 0) return undefined;
+  return (request, out, send) => {
+    const step = (at: number, next: PluginClientRequest): Promise<Result | undefined> => {
+      const hook = hooks[at];
+      return hook === undefined ? send(next) : hook(next, out, (more) => step(at + 1, more));
+    };
+    return step(0, request);
   };
 }
 

@@ -26,6 +26,8 @@ export interface LegacyRounds {
   send: MessageSender | undefined;
   /** Fires when the request is cancelled or its session ends. */
   signal: AbortLike | undefined;
+  /** What the `clientRequest` hooks learn of where the requests come from (the request's call). */
+  origin?: unknown;
   maxRounds: number;
 }
 
@@ -67,7 +69,7 @@ export async function runLegacyRounds(loop: LegacyRounds): Promise<Result> {
 
 /** Sends every request of a round to the client and gathers the answers; the first failure cancels the rest. */
 export async function ask(
-  loop: Pick<LegacyRounds, "requests" | "send" | "signal">,
+  loop: Pick<LegacyRounds, "requests" | "send" | "signal" | "origin">,
   requests: Readonly<InputRequests>,
 ): Promise<InputResponses> {
   const keys = Object.keys(requests);
@@ -96,7 +98,13 @@ export async function ask(
         try {
           return [
             key,
-            await loop.requests.request(request.method, legacyParams(request), send, round.signal),
+            await loop.requests.request(
+              request.method,
+              legacyParams(request),
+              send,
+              round.signal,
+              loop.origin,
+            ),
           ] as const;
         } catch (error) {
           round.abort(error);

@@ -2,7 +2,7 @@ import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError } from "../../jsonrpc/errors.js";
 import type { AbortLike, LazyAbort } from "../../jsonrpc/lazy-abort.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../jsonrpc/message.js";
-import { isObject } from "../../jsonrpc/message.js";
+import { isNotification, isObject } from "../../jsonrpc/message.js";
 import { LEGACY_CLIENT_METHODS } from "../../protocol/methods.js";
 import { projectResult } from "../../protocol/projection.js";
 import type { ClientCapabilities } from "../../protocol/types/capabilities.js";
@@ -11,8 +11,8 @@ import { LEGACY_VERSION } from "../../protocol/versions.js";
 import { levelAllows, type NotificationSink, type RequestContext, requestContext } from "../core/context.js";
 import { invalidParams, methodNotFound } from "../core/errors.js";
 import { HANDLER_METHODS, invokeHandler } from "../core/invoke.js";
-import { cappedNotifications } from "../core/notification-caps.js";
-import type { PluginCall, PluginContextFields, PluginSession } from "../core/plugin.js";
+import { limitNotifications } from "../core/notification-caps.js";
+import type { PluginCall, PluginData, PluginOutgoing, PluginSession } from "../core/plugin.js";
 import { pluginResult } from "../core/plugins.js";
 import { errorResponse, isOwnAbort, resultResponse } from "../core/respond.js";
 import type { ServerRuntime } from "../core/runtime.js";
@@ -53,6 +53,8 @@ export class LegacySession implements PluginSession {
   private readonly subscriptions = new Set<string>();
   /** A random id, unique to the session (what plugins see of it). */
   readonly id: string = crypto.randomUUID();
+  /** Where the session's server-wide notifications go: the sink, behind the `notification` hooks if any. */
+  private readonly sessionSink: NotificationSink;
 
   constructor(
     private readonly runtime: ServerRuntime,
@@ -60,10 +62,24 @@ export class LegacySession implements PluginSession {
     /** The session's own channel for server-to-client requests (a connection has one; HTTP sends per request). */
     private readonly send?: MessageSender,
   ) {
+    const { hooks } = runtime.config;
+    const around = hooks.clientRequest;
     this.clientRequests = new ClientRequests(
       runtime.config.limits.maxClientRequests,
       runtime.config.handlerTimeoutMs,
+      around === undefined
+        ? undefined
+        : (request, origin, send) =>
+            around(
+              request,
+              { era: LEGACY_VERSION, call: origin as PluginCall | undefined, session: this },
+              send,
+            ),
     );
+    this.sessionSink =
+      hooks.notification === undefined
+        ? sink
+        : hooks.notifying(sink, { era: LEGACY_VERSION, call: undefined, session: this });
   }
 
   /** True once `initialize` has been answered with a result. */
@@ -108,7 +124,7 @@ export class LegacySession implements PluginSession {
 
   /** Sends a session-wide notification (list changed) once the session is ready. */
   async notifySession(notification: JsonRpcNotification): Promise<void> {
-    if (this.ready) await this.sink(notification);
+    if (this.ready) await this.sessionSink(notification);
   }
 
   /** The same as {@link notifySession} (the session as plugins see it). */
@@ -119,7 +135,7 @@ export class LegacySession implements PluginSession {
   /** Sends `notifications/resources/updated` if this session subscribed to `uri`. */
   async notifyResourceUpdated(uri: string): Promise<void> {
     if (!this.ready || !this.subscriptions.has(uri)) return;
-    await this.sink({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
+    await this.sessionSink({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
   }
 
   /** Serves one request of this session. Never throws: every failure is an error response. */
@@ -174,8 +190,20 @@ export class LegacySession implements PluginSession {
   ): Promise<Result> {
     const served = this.runtime.config.hooks.method(request.method);
     if (served !== undefined) {
-      const rounds = { requests: this.clientRequests, send: env.send ?? this.send, signal: env.signal };
       const base = call ?? this.call(request, env);
+      const send = env.send ?? this.send;
+      const notify = this.runtime.config.hooks.notification;
+      const rounds = {
+        requests: this.clientRequests,
+        send:
+          notify === undefined || send === undefined
+            ? send
+            : notifyingSender(send, (n) =>
+                send(notify(n, { era: LEGACY_VERSION, call: base, session: this })),
+              ),
+        signal: env.signal,
+        origin: base,
+      };
       return pluginResult(
         await served(params, { ...base, signal: env.signal, ask: (requests) => ask(rounds, requests) }),
         request.method,
@@ -212,15 +240,22 @@ export class LegacySession implements PluginSession {
   ): Promise<Result> {
     const { config, executor } = this.runtime;
     const { hooks } = config;
-    // One budget for the whole request, across its input rounds.
-    const notify = cappedNotifications(env.notify ?? this.sink, config.limits, config.logger, request);
     // The request's call info, made by handle() when a per-request hook needs it, else on first need here.
     let call = admitted;
+    let sink = env.notify ?? this.sink;
+    let send = env.send ?? this.send;
+    if (hooks.notification !== undefined) {
+      const out: PluginOutgoing = { era: LEGACY_VERSION, call, session: this };
+      sink = hooks.notifying(sink, out);
+      send = send === undefined ? undefined : notifyingSender(send, hooks.notifying(send, out));
+    }
+    // One budget for the whole request, across its input rounds.
+    const notify = limitNotifications(sink, config.limits, config.logger, request);
     return runLegacyRounds({
       round: (input) =>
         executor.run(async (abort) => {
-          const fields = call === undefined ? undefined : hooks.context?.(call);
-          const context = this.context(request, env, abort, input, notify, fields);
+          const data = call === undefined ? undefined : hooks.context?.(call);
+          const context = this.context(request, env, abort, input, notify, send, data, call);
           const answer: unknown = await (custom === undefined
             ? invokeHandler(config, request.method, params, context)
             : invokeCustom(custom, LEGACY_VERSION, params, context));
@@ -230,8 +265,9 @@ export class LegacySession implements PluginSession {
         }, env.signal),
       capabilities: this.clientCapabilities,
       requests: this.clientRequests,
-      send: env.send ?? this.send,
+      send,
       signal: env.signal,
+      origin: call,
       maxRounds: config.limits.maxInputRounds,
     });
   }
@@ -287,7 +323,9 @@ export class LegacySession implements PluginSession {
     abort: LazyAbort,
     input: RoundInput,
     notify: NotificationSink,
-    fields: PluginContextFields | undefined,
+    sender: MessageSender | undefined,
+    pluginData: PluginData | undefined,
+    origin: PluginCall | undefined,
   ): RequestContext {
     const meta = isObject(request.params?._meta) ? request.params._meta : {};
     return requestContext(
@@ -299,9 +337,10 @@ export class LegacySession implements PluginSession {
         clientCapabilities: this.clientCapabilities,
         clientInfo: this.clientInfo,
         input,
-        plugins: fields,
+        pluginData,
+        origin,
         clientRequests: this.clientRequests,
-        sender: env.send ?? this.send,
+        sender,
       },
       abort,
       meta.progressToken,
@@ -309,6 +348,11 @@ export class LegacySession implements PluginSession {
       notify,
     );
   }
+}
+
+/** `send` with the notifications it carries (cancellations of server-to-client requests) sent as `notify` says. */
+function notifyingSender(send: MessageSender, notify: NotificationSink): MessageSender {
+  return (message) => (isNotification(message) ? notify(message) : send(message));
 }
 
 function uriOf(params: Result): string {

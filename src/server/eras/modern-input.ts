@@ -2,6 +2,7 @@ import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError } from "../../jsonrpc/errors.js";
 import { nestsDeeperThan } from "../../jsonrpc/json-depth.js";
 import type { ClientCapabilities } from "../../protocol/types/capabilities.js";
+import type { InputRequests } from "../../protocol/types/input.js";
 import { invalidParams } from "../core/errors.js";
 import { identityFingerprint } from "../state/fingerprint.js";
 import {
@@ -99,6 +100,7 @@ export async function inputRequiredResult(
   answer: InputRequired,
   round: ModernRound,
   capabilities: ClientCapabilities,
+  place?: (request: InputRequests[string]) => Promise<{ readonly method: string }>,
 ): Promise<Params> {
   const missing = missingCapabilities(answer.requests, capabilities);
   if (missing) {
@@ -109,7 +111,15 @@ export async function inputRequiredResult(
     );
   }
   const result: Params = { resultType: "input_required" };
-  if (Object.keys(answer.requests).length > 0) result.inputRequests = structuredClone({ ...answer.requests });
+  if (Object.keys(answer.requests).length > 0) {
+    const requests: { [key: string]: unknown } = structuredClone({ ...answer.requests });
+    // Each request through the plugins' `clientRequest` hooks (trace context in its `_meta`), in key order.
+    if (place !== undefined) {
+      for (const key of Object.keys(requests))
+        requests[key] = await place(requests[key] as InputRequests[string]);
+    }
+    result.inputRequests = requests;
+  }
   if (answer.state !== undefined)
     result.requestState = await sealer.seal(answer.state, await bindingOf(round));
   return result;

@@ -9,9 +9,9 @@ import { MODERN_VERSION, SUPPORTED_VERSIONS } from "../../protocol/versions.js";
 import { levelAllows, type NotificationSink, type RequestContext, requestContext } from "../core/context.js";
 import { methodNotFound } from "../core/errors.js";
 import { HANDLER_METHODS, invokeHandler } from "../core/invoke.js";
-import { cappedNotifications } from "../core/notification-caps.js";
+import { limitNotifications } from "../core/notification-caps.js";
 import type { ServerConfig } from "../core/options.js";
-import type { PluginCall, PluginContextFields } from "../core/plugin.js";
+import type { PluginCall, PluginData, PluginOutgoing } from "../core/plugin.js";
 import { errorResponse, isOwnAbort, resultResponse } from "../core/respond.js";
 import type { ServerRuntime } from "../core/runtime.js";
 import { invokeCustom } from "../custom/dispatch.js";
@@ -98,11 +98,19 @@ export async function serveModern(
               modernRound(method, params, env),
               custom !== undefined || INPUT_REQUIRED_METHODS.has(method),
             );
-      const notify = cappedNotifications(env.notify, config.limits, config.logger, request);
+      // Made only when a plugin has a hook that learns where an outgoing message stands.
+      const out: PluginOutgoing | undefined =
+        call === undefined || !hooks.outgoing ? undefined : { era: MODERN_VERSION, call, session: undefined };
+      const notify = limitNotifications(
+        hooks.notification === undefined || out === undefined ? env.notify : hooks.notifying(env.notify, out),
+        config.limits,
+        config.logger,
+        request,
+      );
       const answer = await executor.run(async (abort) => {
         if (nonce !== undefined) await spendState(sealer, nonce);
-        const fields = call === undefined ? undefined : hooks.context?.(call);
-        const context = modernContext(request, meta, abort, input, env, notify, fields);
+        const data = call === undefined ? undefined : hooks.context?.(call);
+        const context = modernContext(request, meta, abort, input, env, notify, data);
         const answer: unknown = await (custom === undefined
           ? invokeHandler(config, method, params, context)
           : invokeCustom(custom, MODERN_VERSION, params, context));
@@ -111,7 +119,15 @@ export async function serveModern(
         return (await hooks.settle(answer, call, context)) as Result | InputRequired;
       }, env.signal);
       result = isInputRequired(answer)
-        ? await inputRequiredResult(sealer, answer, modernRound(method, params, env), meta.clientCapabilities)
+        ? await inputRequiredResult(
+            sealer,
+            answer,
+            modernRound(method, params, env),
+            meta.clientCapabilities,
+            hooks.clientRequest === undefined || out === undefined
+              ? undefined
+              : (inputRequest) => hooks.placeRequest(inputRequest, out),
+          )
         : answer;
     } else {
       throw methodNotFound(method);
@@ -139,7 +155,7 @@ function modernRound(method: string, params: Result, env: ModernRequestEnv): Mod
 }
 
 /** What the plugins' hooks learn about a 2026-07-28 request. */
-function modernCall(request: JsonRpcRequest, meta: RequestMeta, env: ModernRequestEnv): PluginCall {
+export function modernCall(request: JsonRpcRequest, meta: RequestMeta, env: ModernRequestEnv): PluginCall {
   return {
     era: MODERN_VERSION,
     method: request.method,
@@ -168,7 +184,7 @@ export function modernContext(
   input: RoundInput,
   env: ModernRequestEnv,
   notify: NotificationSink,
-  fields?: PluginContextFields,
+  pluginData?: PluginData,
 ): RequestContext {
   const minimum: LoggingLevel | undefined = meta.logLevel;
   return requestContext(
@@ -180,7 +196,7 @@ export function modernContext(
       clientCapabilities: meta.clientCapabilities,
       clientInfo: meta.clientInfo,
       input,
-      plugins: fields,
+      pluginData,
     },
     abort,
     meta.progressToken,

@@ -1,15 +1,19 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError } from "../../jsonrpc/errors.js";
-import { isObject, type JsonRpcRequest } from "../../jsonrpc/message.js";
+import { isNotification, isObject, type JsonRpcRequest } from "../../jsonrpc/message.js";
 import type { RequestMeta } from "../../protocol/request-meta.js";
 import type { SubscriptionFilter } from "../../protocol/types/subscriptions.js";
+import { MODERN_VERSION } from "../../protocol/versions.js";
 import { honouredFilter, parseFilter } from "../core/listen.js";
+import type { PluginHooks } from "../core/plugins.js";
 import type { ServerRuntime } from "../core/runtime.js";
 import type { Subscription, SubscriptionChannel } from "../core/subscription.js";
-import { type ModernRequestEnv, modernContext } from "./modern.js";
+import { type ModernRequestEnv, modernCall, modernContext } from "./modern.js";
 import { NO_INPUT } from "./modern-input.js";
 
 const FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const;
+
+const silent = async (): Promise<void> => {};
 
 /**
  * Opens the subscription of a checked `subscriptions/listen` request: the filter is parsed (`-32602` when
@@ -17,16 +21,17 @@ const FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"]
  * chooses within that (under the executor), and what it returns is checked to lie within it (else `-32603`).
  * Rejects with the capacity error past `maxSubscriptions`, checked before the hook runs and again after.
  */
-const silent = async (): Promise<void> => {};
-
 export async function openSubscription(
   runtime: ServerRuntime,
   request: JsonRpcRequest,
-  channel: SubscriptionChannel,
+  plain: SubscriptionChannel,
   env: Omit<ModernRequestEnv, "notify">,
   meta: RequestMeta,
 ): Promise<Subscription> {
   const { config, executor, publisher } = runtime;
+  const { hooks } = config;
+  const channel =
+    hooks.notification === undefined ? plain : notifyingChannel(plain, hooks, request, meta, env);
   const notifications = parseFilter(request.params);
   const honourable = honouredFilter(notifications, config.capabilities);
   const hook = config.handler.subscriptionFilter;
@@ -45,6 +50,25 @@ export async function openSubscription(
   // never sent either (a cancelled request gets no answer); it only ends the listen.
   if (env.signal?.aborted) throw new JsonRpcError(ErrorCode.InternalError, "Request cancelled");
   return publisher.subscribe(request.id, honoured, channel);
+}
+
+/** `channel` with the plugins' `notification` hooks in front of its notifications (the acknowledgement too). */
+function notifyingChannel(
+  channel: SubscriptionChannel,
+  hooks: PluginHooks,
+  request: JsonRpcRequest,
+  meta: RequestMeta,
+  env: Omit<ModernRequestEnv, "notify">,
+): SubscriptionChannel {
+  const sink = hooks.notifying((notification) => channel.write(notification), {
+    era: MODERN_VERSION,
+    call: modernCall(request, meta, { ...env, notify: silent }),
+    session: undefined,
+  });
+  return {
+    write: (message) => (isNotification(message) ? sink(message) : channel.write(message)),
+    end: (reason) => channel.end(reason),
+  };
 }
 
 /**

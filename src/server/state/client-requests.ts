@@ -5,6 +5,24 @@ import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from "../../json
 /** Where a server-to-client request (and its cancellation) is written: a connection, or an HTTP stream. */
 export type MessageSender = (message: JsonRpcMessage) => Promise<void>;
 
+type Result = { [key: string]: unknown };
+
+/** A request to the client before it has an id. */
+export interface OutgoingRequest {
+  readonly method: string;
+  readonly params?: { readonly [key: string]: unknown } | undefined;
+}
+
+/**
+ * Wraps the exchange of every server-to-client request of a session (the plugins' `clientRequest` hooks):
+ * `origin` says where the request comes from, `send` sends it (or an amended copy) and resolves with the answer.
+ */
+export type ExchangeWrapper = (
+  request: OutgoingRequest,
+  origin: unknown,
+  send: (request: OutgoingRequest) => Promise<Result>,
+) => Promise<Result | undefined>;
+
 interface Pending {
   resolve(result: { [key: string]: unknown }): void;
   reject(error: unknown): void;
@@ -24,6 +42,8 @@ export class ClientRequests {
   constructor(
     private readonly max: number,
     private readonly timeoutMs: number,
+    /** Wraps each exchange; `undefined` when nothing does. */
+    private readonly wrap?: ExchangeWrapper,
   ) {}
 
   /** Requests awaiting an answer now. */
@@ -39,14 +59,32 @@ export class ClientRequests {
   /**
    * Sends one request through `send` and resolves with the client's result. Rejects with the client's
    * `JsonRpcError`, with `McpkitError` `TIMEOUT` past `timeoutMs`, `CAPACITY` when `max` requests are pending,
-   * `ABORTED` when `signal` fires, or `CLOSED` once the session is gone.
+   * `ABORTED` when `signal` fires, or `CLOSED` once the session is gone. `origin` goes to the wrapper.
    */
   request(
     method: string,
-    params: { [key: string]: unknown } | undefined,
+    params: { readonly [key: string]: unknown } | undefined,
     send: MessageSender,
     signal: AbortSignal,
+    origin?: unknown,
   ): Promise<{ [key: string]: unknown }> {
+    if (this.wrap === undefined) return this.exchange(method, params, send, signal);
+    return this.wrap({ method, params }, origin, (request) =>
+      this.exchange(request.method, request.params, send, signal),
+    ).then((result) => {
+      if (typeof result !== "object" || result === null) {
+        throw new Error(`a clientRequest hook resolved ${method} with no result`);
+      }
+      return result;
+    });
+  }
+
+  private exchange(
+    method: string,
+    params: { readonly [key: string]: unknown } | undefined,
+    send: MessageSender,
+    signal: AbortSignal,
+  ): Promise<Result> {
     if (this.closedReason) return Promise.reject(this.closedReason);
     if (signal.aborted) return Promise.reject(signal.reason);
     if (!this.fits(1)) {

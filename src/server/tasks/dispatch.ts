@@ -43,8 +43,13 @@ export async function runInline(answer: TaskRun, context: RequestContext): Promi
 }
 
 /** 2026-07-28: creates the task of a `tools/call` and answers with its flat CreateTaskResult. */
-export async function startModernTask(engine: TaskEngine, run: TaskRun, principal: string): Promise<Params> {
-  return modernCreateResult(await engine.start(run, principal, {}));
+export async function startModernTask(
+  engine: TaskEngine,
+  run: TaskRun,
+  principal: string,
+  hooks: TaskHooks = {},
+): Promise<Params> {
+  return modernCreateResult(await engine.start(run, principal, hooks));
 }
 
 /**

@@ -27,6 +27,8 @@ export interface TaskHooks {
   progress?(progress: number, total?: number, message?: string): Promise<void>;
   /** Called after every change of the task's record (status, result, input asked). */
   changed?(record: TaskRecord): void;
+  /** 2026-07-28: the input requests as the client is to see them in the task's status (trace context added). */
+  place?(requests: InputRequests): Promise<InputRequests>;
 }
 
 /** A round of input the local work waits for; its requests and answers live in the store's record. */
@@ -437,11 +439,14 @@ export class TaskEngine {
           const pending: Pending = { resolve, reject, poll: undefined };
           running.pending = pending;
           if (this.signals !== undefined) this.pollAnswers(taskId, running, pending);
-          this.change(taskId, (current) => {
-            if (TERMINAL_STATUSES.has(current.status)) return undefined;
-            const { inputResponses: _old, ...rest } = current;
-            return { ...rest, status: "input_required", inputRequests: structuredClone({ ...requests }) };
-          }).catch(reject);
+          const ask = (asked: InputRequests) =>
+            this.change(taskId, (current) => {
+              if (TERMINAL_STATUSES.has(current.status)) return undefined;
+              const { inputResponses: _old, ...rest } = current;
+              return { ...rest, status: "input_required", inputRequests: structuredClone({ ...asked }) };
+            });
+          const place = running.hooks.place;
+          (place === undefined ? ask(requests) : place(requests).then(ask)).catch(reject);
         });
       },
     };

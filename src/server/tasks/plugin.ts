@@ -1,9 +1,10 @@
 import { isObject } from "../../jsonrpc/message.js";
+import type { InputRequests } from "../../protocol/types/input.js";
 import { LEGACY_VERSION, MODERN_VERSION } from "../../protocol/versions.js";
 import type { ClusterBus } from "../cluster/cluster.js";
 import type { RequestContext } from "../core/context.js";
 import type { ServerLogger } from "../core/options.js";
-import type { PluginCall, PluginMethod, PluginMethodCall, ServerPlugin } from "../core/plugin.js";
+import type { PluginCall, PluginHost, PluginMethod, PluginMethodCall, ServerPlugin } from "../core/plugin.js";
 import { identityFingerprint } from "../state/fingerprint.js";
 import { runInline, startLegacyTask, startModernTask } from "./dispatch.js";
 import { TaskEngine, type TaskSettings } from "./engine.js";
@@ -41,6 +42,7 @@ export function tasksPlugin(
     };
   }
   const engine = new TaskEngine(settings, logger, bus);
+  let host: PluginHost | undefined;
   const methods: { [method: string]: PluginMethod } = {};
   for (const method of LEGACY_TASK_METHODS) {
     methods[method] = async (params, call: PluginMethodCall) =>
@@ -60,15 +62,17 @@ export function tasksPlugin(
     },
     methods: { [LEGACY_VERSION]: methods },
     answers: {
-      [TASK_ANSWER]: (run, call, context) => startTask(engine, run as TaskRun, call, context),
+      [TASK_ANSWER]: (run, call, context) => startTask(engine, run as TaskRun, call, context, host),
     },
-    context: (call) => (augmented(call) ? TASK_AUGMENTED : undefined),
+    setup: (given) => {
+      host = given;
+    },
+    // Its data on a call's context: `ctx.pluginData.tasks`, which `ctx.taskAugmented` reads.
+    context: (call) => (augmented(call) ? true : undefined),
     ready: () => engine.joined,
     close: () => engine.close(),
   };
 }
-
-const TASK_AUGMENTED = Object.freeze({ taskAugmented: true });
 
 /** Whether a request may create a task: a `tools/call` declaring the extension (2026) or with a `task` param. */
 function augmented(call: PluginCall): boolean {
@@ -88,11 +92,25 @@ async function startTask(
   run: TaskRun,
   call: PluginCall,
   context: RequestContext,
+  host: PluginHost | undefined,
 ): Promise<{ [key: string]: unknown }> {
   if (!context.taskAugmented) return runInline(run, context);
   const principal = await principalOf(call);
-  if (call.era === MODERN_VERSION || call.session === undefined)
-    return startModernTask(engine, run, principal);
+  if (call.era === MODERN_VERSION || call.session === undefined) {
+    // Its input requests reach the client in the task's status: through the clientRequest hooks first.
+    const out = { era: call.era, call, session: undefined };
+    const place =
+      host === undefined
+        ? undefined
+        : async (requests: InputRequests) => {
+            const placed: { [key: string]: unknown } = {};
+            for (const [key, request] of Object.entries(requests)) {
+              placed[key] = await host.placeRequest(request, out);
+            }
+            return placed as InputRequests;
+          };
+    return startModernTask(engine, run, principal, place === undefined ? {} : { place });
+  }
   const session = call.session;
   return startLegacyTask(engine, run, principal, call.params, (message) => session.notify(message));
 }
