@@ -189,8 +189,9 @@ export class SessionManager {
     this.sessions.delete(session.id);
     this.forget(session.quotaKey);
     const error = new McpkitError("CLOSED", `session closed: ${reason}`);
+    // Each request leaves the table itself when its handler is done: until then its stream still carries what the
+    // abort makes the handler send (the cancellation of its pending input request).
     for (const request of session.inFlight.values()) request.abort(error);
-    session.inFlight.clear();
     session.stream?.close();
     session.stream = undefined;
     // After the aborts, which reach each request in its own context a microtask later: a handler learns it was
