@@ -1,5 +1,6 @@
 import { type OutputUnit, Validator } from "@cfworker/json-schema";
 import type { JsonSchemaValidatorFactory, ValidationIssue, ValueValidator } from "../protocol/validation.js";
+import { flatObjectCheck } from "./flat-object.js";
 
 /** Keywords whose error only says that a subschema failed; the subschema's own errors say where and why. */
 const SUMMARIES: ReadonlySet<string> = new Set([
@@ -33,12 +34,17 @@ const ALTERNATIVES = /\/(?:anyOf|oneOf|not|contains|if|propertyNames)(?:\/|$)/;
  */
 export const jsonSchemaValidator: JsonSchemaValidatorFactory = (schema) => {
   const validator = new Validator(schema as ConstructorParameters<typeof Validator>[0], "2020-12", false);
+  // A flat object schema's valid values are recognised without the validator (flat-object.ts).
+  const certainlyValid = flatObjectCheck(schema);
   const check: ValueValidator = (value) => {
+    if (certainlyValid?.(value)) return NO_ISSUES;
     const { valid, errors } = validator.validate(value);
-    return valid ? [] : toIssues(errors);
+    return valid ? NO_ISSUES : toIssues(errors);
   };
   return check;
 };
+
+const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
 
 function toIssues(errors: readonly OutputUnit[]): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
