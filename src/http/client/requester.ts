@@ -1,3 +1,4 @@
+import { AbortLinks, type AbortTarget } from "../../jsonrpc/abort-links.js";
 import { joinChunks } from "../../jsonrpc/codec.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import type { AbortLike } from "../../jsonrpc/lazy-abort.js";
@@ -102,8 +103,7 @@ export class HttpRequester {
   /** The requests in flight. */
   readonly live = new Set<CallControl>();
   /** The caller signals listened to, by call: the one link between a request and its caller's signal. */
-  private readonly callerLinks = new Map<number, CallerLink>();
-  private lastLinkId = 0;
+  readonly callerLinks = new AbortLinks<CallControl>();
 
   constructor(
     private readonly url: URL,
@@ -124,29 +124,6 @@ export class HttpRequester {
       },
       { once: true },
     );
-  }
-
-  /**
-   * Ends `control` when `caller` aborts. Neither keeps a reference to the other: the link lives here, keyed by a
-   * number, until {@link unlinkCaller}. (A request and its caller's signal that pointed at each other made, under
-   * concurrency, every call's objects outlive a scavenge and be promoted: 5-10x the time in GC; see
-   * docs/performance.md, "Objects that point at each other across layers".)
-   */
-  linkCaller(control: CallControl, caller: AbortLike): number {
-    const id = ++this.lastLinkId;
-    const links = this.callerLinks;
-    const onAbort = () => links.get(id)?.control.abort(caller.reason);
-    caller.addEventListener("abort", onAbort, { once: true });
-    links.set(id, { control, caller, onAbort });
-    return id;
-  }
-
-  /** Stops listening to a request's caller signal (no effect for an id already unlinked). */
-  unlinkCaller(id: number): void {
-    const link = this.callerLinks.get(id);
-    if (link === undefined) return;
-    this.callerLinks.delete(id);
-    link.caller.removeEventListener("abort", link.onAbort);
   }
 
   /** The endpoint as errors may show it. */
@@ -280,20 +257,13 @@ export class HttpRequester {
   }
 }
 
-/** A request listening to its caller's signal ({@link HttpRequester.linkCaller}). */
-interface CallerLink {
-  readonly control: CallControl;
-  readonly caller: AbortLike;
-  readonly onAbort: () => void;
-}
-
 /**
  * The timers and abort wiring of one HTTP request. One timer runs at a time: it fires at the nearest deadline
  * and, for an answer whose bytes kept coming, sets itself again for the next (progress only records the time).
  * The first is a policy setting, shared by every request on one timer ({@link sharedTimerQueue}); a later one
  * is a remainder, on a timer of its own.
  */
-class CallControl {
+class CallControl implements AbortTarget {
   aborted = false;
   reason: unknown;
   private exchange: HttpClientExchange | undefined;
@@ -317,7 +287,7 @@ class CallControl {
       this.aborted = true;
       this.reason = caller.reason;
     } else if (caller) {
-      this.callerLink = owner.linkCaller(this, caller);
+      this.callerLink = owner.callerLinks.link(this, caller);
     }
     const { policy } = owner;
     const first =
@@ -340,6 +310,11 @@ class CallControl {
 
   attach(exchange: HttpClientExchange): void {
     this.exchange = exchange;
+  }
+
+  /** The caller's signal aborted ({@link AbortLinks}). */
+  abortedBy(reason: unknown): void {
+    this.abort(reason);
   }
 
   /** Ends the request (reading stops) with `reason`. */
@@ -379,10 +354,8 @@ class CallControl {
 
   dispose(): void {
     this.stopTimer();
-    if (this.callerLink !== 0) {
-      this.owner.unlinkCaller(this.callerLink);
-      this.callerLink = 0;
-    }
+    this.owner.callerLinks.unlink(this.callerLink);
+    this.callerLink = 0;
     this.owner.live.delete(this);
   }
 

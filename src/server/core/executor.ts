@@ -1,3 +1,4 @@
+import { AbortLinks, type AbortTarget } from "../../jsonrpc/abort-links.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError } from "../../jsonrpc/errors.js";
 import { type AbortLike, LazyAbort } from "../../jsonrpc/lazy-abort.js";
@@ -36,6 +37,8 @@ export class CallbackExecutor {
   private readonly maxQueued: number;
   // A Set keeps arrival order and removes a cancelled call from the middle in O(1).
   private readonly queue = new Set<ExecutorCall<unknown>>();
+  /** @internal Each running call's link to its request's signal. */
+  readonly cancelLinks = new AbortLinks<AbortTarget>();
   private readonly timers: TimerQueue;
 
   constructor(readonly limits: ExecutorLimits) {
@@ -102,7 +105,7 @@ export class CallbackExecutor {
 }
 
 /** One handler call: its abort, its place in the queue or its slot, its timer and its outcome. */
-class ExecutorCall<T> implements TimeoutTarget {
+class ExecutorCall<T> implements TimeoutTarget, AbortTarget {
   readonly promise: Promise<T>;
   private readonly abort = new LazyAbort();
   private queued: boolean;
@@ -110,12 +113,13 @@ class ExecutorCall<T> implements TimeoutTarget {
   private resolve!: (value: T) => void;
   private reject!: (error: unknown) => void;
   private readonly timeout: QueuedTimeout;
-  private readonly onCancel: (() => void) | undefined;
+  /** The link to the request's signal in the executor's table (0: none); see {@link AbortLinks}. */
+  private cancelLink = 0;
 
   constructor(
     private readonly executor: CallbackExecutor,
     private readonly callback: (abort: LazyAbort) => Promise<T> | T,
-    private readonly cancel: AbortLike | undefined,
+    cancel: AbortLike | undefined,
     queued: boolean,
   ) {
     this.queued = queued;
@@ -125,10 +129,7 @@ class ExecutorCall<T> implements TimeoutTarget {
     });
     if (cancel) {
       if (cancel.aborted) this.abort.abort(cancel.reason);
-      else {
-        this.onCancel = () => this.cancelled();
-        cancel.addEventListener("abort", this.onCancel, { once: true });
-      }
+      else this.cancelLink = executor.cancelLinks.link(this, cancel);
     }
     this.timeout = executor.timerQueue.add(this);
     if (!queued) this.start();
@@ -151,8 +152,8 @@ class ExecutorCall<T> implements TimeoutTarget {
     );
   }
 
-  private cancelled(): void {
-    const reason = this.cancel?.reason;
+  /** The request's signal aborted ({@link AbortLinks}). */
+  abortedBy(reason: unknown): void {
     if (!this.queued) {
       this.abort.abort(reason);
       return;
@@ -192,7 +193,8 @@ class ExecutorCall<T> implements TimeoutTarget {
   private finish(heldSlot: boolean): void {
     if (this.done) return;
     this.done = true;
-    if (this.onCancel) this.cancel?.removeEventListener("abort", this.onCancel);
+    this.executor.cancelLinks.unlink(this.cancelLink);
+    this.cancelLink = 0;
     if (heldSlot) this.executor.release();
     else this.executor.dequeue(this as ExecutorCall<unknown>);
   }
