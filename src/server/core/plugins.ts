@@ -70,8 +70,10 @@ export class PluginHooks {
     }
     this.admit = chainVoid(plugins, "admit") as PluginHooks["admit"];
     this.context = contextChain(plugins);
-    this.response = responseChain(plugins);
-    this.notification = notificationChain(plugins);
+    this.response = replacingChain(plugins.flatMap((p) => (p.response ? [p.response.bind(p)] : [])));
+    this.notification = replacingChain(
+      plugins.flatMap((p) => (p.notification ? [p.notification.bind(p)] : [])),
+    );
     this.clientRequest = clientRequestChain(plugins);
     this.broadcast = chainVoid(plugins, "broadcast") as PluginHooks["broadcast"];
     this.sessionOpened = chainVoid(plugins, "sessionOpened") as PluginHooks["sessionOpened"];
@@ -180,16 +182,6 @@ function contextChain(plugins: readonly ServerPlugin[]): PluginHooks["context"] 
   };
 }
 
-function notificationChain(plugins: readonly ServerPlugin[]): PluginHooks["notification"] {
-  const hooks = plugins.flatMap((p) => (p.notification ? [p.notification.bind(p)] : []));
-  if (hooks.length === 0) return undefined;
-  return (notification, out) => {
-    let sent = notification;
-    for (const fn of hooks) sent = fn(sent, out) ?? sent;
-    return sent;
-  };
-}
-
 /** The `clientRequest` hooks nested: the first plugin's wraps the second's, the last one's wraps the sending. */
 function clientRequestChain(plugins: readonly ServerPlugin[]): ClientRequestHook | undefined {
   const hooks = plugins.flatMap((p) => (p.clientRequest ? [p.clientRequest.bind(p)] : []));
@@ -203,12 +195,14 @@ function clientRequestChain(plugins: readonly ServerPlugin[]): ClientRequestHook
   };
 }
 
-function responseChain(plugins: readonly ServerPlugin[]): PluginHooks["response"] {
-  const hooks = plugins.flatMap((p) => (p.response ? [p.response.bind(p)] : []));
+/** Hooks that may each replace a value (returning nothing keeps it), in order; undefined when there are none. */
+function replacingChain<V, A>(
+  hooks: ReadonlyArray<(value: V, arg: A) => V | undefined>,
+): ((value: V, arg: A) => V) | undefined {
   if (hooks.length === 0) return undefined;
-  return (response, call) => {
-    let out = response;
-    for (const fn of hooks) out = fn(out, call) ?? out;
+  return (value, arg) => {
+    let out = value;
+    for (const fn of hooks) out = fn(out, arg) ?? out;
     return out;
   };
 }
