@@ -191,16 +191,9 @@ export class LegacySession implements PluginSession {
     const served = this.runtime.config.hooks.method(request.method);
     if (served !== undefined) {
       const base = call ?? this.call(request, env);
-      const send = env.send ?? this.send;
-      const notify = this.runtime.config.hooks.notification;
       const rounds = {
         requests: this.clientRequests,
-        send:
-          notify === undefined || send === undefined
-            ? send
-            : notifyingSender(send, (n) =>
-                send(notify(n, { era: LEGACY_VERSION, call: base, session: this })),
-              ),
+        send: this.hookedSend(env.send ?? this.send, { era: LEGACY_VERSION, call: base, session: this }),
         signal: env.signal,
         origin: base,
       };
@@ -215,6 +208,14 @@ export class LegacySession implements PluginSession {
     const custom = this.runtime.config.custom.request(LEGACY_VERSION, request.method);
     if (custom === undefined) throw methodNotFound(request.method);
     return this.serveHandler(request, params, env, custom, call);
+  }
+
+  /** `send`, the notifications it carries (cancellations of client requests) through the `notification` hooks. */
+  private hookedSend(send: MessageSender | undefined, out: PluginOutgoing): MessageSender | undefined {
+    const { hooks } = this.runtime.config;
+    if (send === undefined || hooks.notification === undefined) return send;
+    const notify = hooks.notifying(send, out);
+    return (message) => (isNotification(message) ? notify(message) : send(message));
   }
 
   /** What the plugins' hooks learn about a request of this session. */
@@ -247,7 +248,7 @@ export class LegacySession implements PluginSession {
     if (hooks.notification !== undefined) {
       const out: PluginOutgoing = { era: LEGACY_VERSION, call, session: this };
       sink = hooks.notifying(sink, out);
-      send = send === undefined ? undefined : notifyingSender(send, hooks.notifying(send, out));
+      send = this.hookedSend(send, out);
     }
     // One budget for the whole request, across its input rounds.
     const notify = limitNotifications(sink, config.limits, config.logger, request);
@@ -348,11 +349,6 @@ export class LegacySession implements PluginSession {
       notify,
     );
   }
-}
-
-/** `send` with the notifications it carries (cancellations of server-to-client requests) sent as `notify` says. */
-function notifyingSender(send: MessageSender, notify: NotificationSink): MessageSender {
-  return (message) => (isNotification(message) ? notify(message) : send(message));
 }
 
 function uriOf(params: Result): string {
