@@ -22,11 +22,22 @@ describe("paramsForEra", () => {
     expect(params._meta[MetaKey.protocolVersion]).toBe("forged");
     const again = paramsForEra(MODERN_VERSION, source, { name: "add" }, undefined);
     expect(again._meta).not.toBe(shaped._meta);
+    expect(Object.isFrozen(shaped._meta)).toBe(false);
     expect(again._meta).toEqual({
       [MetaKey.protocolVersion]: MODERN_VERSION,
       [MetaKey.clientCapabilities]: {},
       [MetaKey.clientInfo]: source.clientInfo,
     });
+  });
+
+  it("2026-07-28: a request with no _meta of its own sends the client's one immutable _meta", () => {
+    const first = paramsForEra(MODERN_VERSION, source, { name: "a" }, undefined);
+    const second = paramsForEra(MODERN_VERSION, source, { name: "b" }, {});
+    expect(second._meta).toBe(first._meta);
+    expect(Object.isFrozen(first._meta)).toBe(true);
+    // The client's own clientInfo object is copied, never frozen in place.
+    expect(Object.isFrozen(source.clientInfo)).toBe(false);
+    expect((first._meta as { [key: string]: unknown })[MetaKey.clientInfo]).not.toBe(source.clientInfo);
   });
 
   it("2025-11-25: strips 2026 keys, puts a remaining _meta last, and leaves out an empty one", () => {

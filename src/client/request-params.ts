@@ -1,3 +1,4 @@
+import { immutableJson } from "../jsonrpc/json-copy.js";
 import { isObject } from "../jsonrpc/message.js";
 import { copyInto, shallowCopy } from "../jsonrpc/shallow-copy.js";
 import { MetaKey } from "../protocol/meta.js";
@@ -38,13 +39,14 @@ export function modernNotificationMeta(source: MetaSource): { [key: string]: unk
   return buildRequestMeta({ clientCapabilities: source.capabilities, clientInfo: source.clientInfo });
 }
 
-// A client's metadata never changes after construction, so each source's 2026 `_meta` is built once.
+// A client's metadata never changes after construction, so each source's 2026 `_meta` is built once, immutable:
+// a request with no `_meta` of its own sends it as it is, and the in-process pair need not copy it.
 const builtMeta = new WeakMap<MetaSource, { [key: string]: unknown }>();
 
 function cachedModernMeta(source: MetaSource): { [key: string]: unknown } {
   let meta = builtMeta.get(source);
   if (meta === undefined) {
-    meta = modernMeta(source);
+    meta = immutableJson(modernMeta(source));
     builtMeta.set(source, meta);
   }
   return meta;
@@ -62,6 +64,11 @@ export function paramsForEra(
   extraMeta: { [key: string]: unknown } | undefined,
 ): { [key: string]: unknown } {
   const given = isObject(params._meta) ? params._meta : undefined;
+  if (era === MODERN_VERSION && given === undefined && !hasKeys(extraMeta)) {
+    const shaped = shallowCopy(params);
+    shaped._meta = cachedModernMeta(source);
+    return shaped;
+  }
   // Copies, not spreads: see shallowCopy (these run on every request).
   const meta = shallowCopy(given);
   copyInto(meta, extraMeta);
@@ -76,4 +83,10 @@ export function paramsForEra(
   if ("_meta" in shaped) delete shaped._meta;
   if (Object.keys(meta).length > 0) shaped._meta = meta;
   return shaped;
+}
+
+function hasKeys(object: { [key: string]: unknown } | undefined): boolean {
+  if (object === undefined) return false;
+  for (const key in object) if (Object.hasOwn(object, key)) return true;
+  return Object.getOwnPropertySymbols(object).length > 0;
 }

@@ -1,3 +1,4 @@
+import { immutableJson } from "../jsonrpc/json-copy.js";
 import { shallowCopy } from "../jsonrpc/shallow-copy.js";
 import { MetaKey } from "./meta.js";
 import { CACHEABLE_METHODS } from "./methods.js";
@@ -70,14 +71,23 @@ export function projectResult(
   if (typeof meta !== "object" || meta === null) out._meta = serverInfoMeta(serverInfo);
   else if (!(MetaKey.serverInfo in meta)) {
     const merged = shallowCopy(meta);
-    merged[MetaKey.serverInfo] = serverInfo;
+    merged[MetaKey.serverInfo] = serverInfoMeta(serverInfo)[MetaKey.serverInfo];
     out._meta = merged;
   }
   return out;
 }
 
+// A server's identity never changes, so the `_meta` that carries it is built once per identity, immutable: the
+// in-process pair hands it on without a copy.
+const builtMeta = new WeakMap<Implementation, { [key: string]: unknown }>();
+
 function serverInfoMeta(serverInfo: Implementation): { [key: string]: unknown } {
-  const meta: { [key: string]: unknown } = {};
-  meta[MetaKey.serverInfo] = serverInfo;
+  let meta = builtMeta.get(serverInfo);
+  if (meta === undefined) {
+    const fresh: { [key: string]: unknown } = {};
+    fresh[MetaKey.serverInfo] = serverInfo;
+    meta = immutableJson(fresh);
+    builtMeta.set(serverInfo, meta);
+  }
   return meta;
 }

@@ -1,7 +1,7 @@
 import { unencodableResponse } from "../jsonrpc/codec.js";
 import { McpkitError } from "../jsonrpc/errors.js";
+import { jsonCopy } from "../jsonrpc/json-copy.js";
 import { isResponse, type JsonRpcMessage } from "../jsonrpc/message.js";
-import { jsonCopy } from "./json-copy.js";
 import type { MessageInfo, Transport, TransportCloseReason, TransportHandlers } from "./transport.js";
 
 /** Options for {@link createInProcessPair}. */
@@ -11,7 +11,9 @@ export interface InProcessPairOptions {
   /**
    * Clone each message on delivery (default `true`), so neither side can mutate what the other holds, just as
    * on a real wire. A message that JSON cannot carry (a `BigInt`, a cycle) is refused as on a real wire: `send`
-   * rejects, and a response is replaced by a `-32603` `Response could not be encoded` for its id.
+   * rejects, and a response is replaced by a `-32603` `Response could not be encoded` for its id. The metadata
+   * that mcpkit repeats in every message (the client's and server's identity, frozen once) is handed on as it
+   * is: nobody can change it, so it needs no copy.
    */
   clone?: boolean;
 }

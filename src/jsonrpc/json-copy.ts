@@ -6,13 +6,36 @@ const ROUND_TRIP = Symbol("round trip");
 /** What a member copies to when JSON leaves it out (`null` in an array). */
 const OMIT = Symbol("omit");
 
+/** Objects made by {@link immutableJson}: frozen JSON that a copy may share instead of copying. */
+const IMMUTABLE = new WeakSet<object>();
+
+/**
+ * A deep copy of `value` as {@link jsonCopy} makes it, frozen at every level and marked so that `jsonCopy`
+ * hands it on as it is: for metadata that every message repeats (a client's identity and capabilities, a
+ * server's identity), which the in-process pair would otherwise copy on every call. Nobody can change it, so
+ * sharing it is as safe as copying it.
+ */
+export function immutableJson<T>(value: T): T {
+  const copied = jsonCopy(value);
+  freeze(copied);
+  return copied;
+}
+
+function freeze(value: unknown): void {
+  if (typeof value !== "object" || value === null || IMMUTABLE.has(value)) return;
+  for (const member of Object.values(value)) freeze(member);
+  Object.freeze(value);
+  IMMUTABLE.add(value);
+}
+
 /**
  * A deep copy of a value as `JSON.parse(JSON.stringify(value))` would make it, without the text in between.
  * Plain objects, arrays, strings, booleans, `null` and numbers are copied directly: `undefined` members are
  * dropped (`null` in arrays), non-finite numbers become `null` and `-0` becomes `0`. Anything else (a
  * `toJSON`, a class instance, a function, a symbol, a BigInt) goes through the JSON round trip of the member
  * that holds it, under its own key, so `toJSON(key)` sees what it would; a structure deeper than the fast path
- * goes through the round trip as a whole, so a cycle throws as `JSON.stringify` throws.
+ * goes through the round trip as a whole, so a cycle throws as `JSON.stringify` throws. What
+ * {@link immutableJson} made is not copied: it is returned as it is, wherever it sits in `value`.
  */
 export function jsonCopy<T>(value: T): T {
   try {
@@ -35,6 +58,8 @@ function copyValue(value: unknown, key: string, depth: number): unknown {
       return OMIT;
     case "object": {
       if (value === null) return null;
+      // `isFrozen` first: it answers at once for the objects that are not, which are nearly all of them.
+      if (Object.isFrozen(value) && IMMUTABLE.has(value)) return value;
       if (depth >= MAX_FAST_DEPTH) throw ROUND_TRIP;
       if (Array.isArray(value)) {
         if (Object.getPrototypeOf(value) !== Array.prototype || "toJSON" in value) return viaJson(key, value);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonCopy } from "./json-copy.js";
+import { immutableJson, jsonCopy } from "./json-copy.js";
 
 const roundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(value) as string);
 
@@ -159,5 +159,26 @@ describe("jsonCopy", () => {
         },
       }),
     ).toThrow("toJSON");
+  });
+
+  it("shares what immutableJson made, and copies every other object, frozen or not", () => {
+    const source = { info: { name: "me", list: [1, { deep: true }] }, skip: undefined };
+    const shared = immutableJson(source);
+    expect(shared).toEqual({ info: { name: "me", list: [1, { deep: true }] } });
+    expect(shared.info).not.toBe(source.info);
+    expect(Object.isFrozen(shared) && Object.isFrozen(shared.info.list[1])).toBe(true);
+    expect(() => {
+      (shared.info as { name: string }).name = "changed";
+    }).toThrow(TypeError);
+
+    const message = { params: { _meta: shared, own: { a: 1 } } };
+    const copied = jsonCopy(message);
+    expect(copied.params._meta).toBe(shared);
+    expect(copied.params.own).not.toBe(message.params.own);
+    expect(jsonCopy(shared.info)).toBe(shared.info);
+
+    const frozen = Object.freeze({ a: Object.freeze({ b: 1 }) });
+    expect(jsonCopy(frozen)).not.toBe(frozen);
+    expect(jsonCopy(frozen).a).not.toBe(frozen.a);
   });
 });
