@@ -78,6 +78,22 @@ describe("jsonCopy", () => {
     });
   });
 
+  it("honours a toJSON that every object inherits, and an array's own toJSON", () => {
+    const list = Object.assign([1, 2], { toJSON: () => "list" });
+    expectSameAsRoundTrip({ list });
+    Object.defineProperty(Object.prototype, "toJSON", {
+      value: () => "inherited",
+      configurable: true,
+      writable: true,
+    });
+    try {
+      expect(jsonCopy({ a: { b: 1 } })).toBe("inherited");
+    } finally {
+      delete (Object.prototype as { toJSON?: unknown }).toJSON;
+    }
+    expect(jsonCopy({ a: { b: 1 } })).toEqual({ a: { b: 1 } });
+  });
+
   it("copies class instances, boxed primitives, maps and sparse arrays as JSON does", () => {
     // biome-ignore lint/suspicious/noSparseArray: the hole is the point
     const sparse = [1, , 3];

@@ -38,12 +38,14 @@ function freeze(value: unknown): void {
  * {@link immutableJson} made is not copied: it is returned as it is, wherever it sits in `value`.
  */
 export function jsonCopy<T>(value: T): T {
-  try {
-    const copied = copyValue(value, "", 0);
-    if (copied !== OMIT) return copied as T;
-  } catch (error) {
-    if (error !== ROUND_TRIP) throw error;
-  }
+  // A `toJSON` that every object or array inherits is left to the round trip; else only an own one can apply.
+  if (!("toJSON" in Array.prototype))
+    try {
+      const copied = copyValue(value, "", 0);
+      if (copied !== OMIT) return copied as T;
+    } catch (error) {
+      if (error !== ROUND_TRIP) throw error;
+    }
   return JSON.parse(JSON.stringify(value) as string) as T;
 }
 
@@ -62,11 +64,14 @@ function copyValue(value: unknown, key: string, depth: number): unknown {
       if (Object.isFrozen(value) && IMMUTABLE.has(value)) return value;
       if (depth >= MAX_FAST_DEPTH) throw ROUND_TRIP;
       if (Array.isArray(value)) {
-        if (Object.getPrototypeOf(value) !== Array.prototype || "toJSON" in value) return viaJson(key, value);
+        if (Object.getPrototypeOf(value) !== Array.prototype || Object.hasOwn(value, "toJSON")) {
+          return viaJson(key, value);
+        }
         return copyArray(value, depth + 1);
       }
       const proto: unknown = Object.getPrototypeOf(value);
-      if ((proto !== Object.prototype && proto !== null) || "toJSON" in value) return viaJson(key, value);
+      if ((proto !== Object.prototype && proto !== null) || Object.hasOwn(value, "toJSON"))
+        return viaJson(key, value);
       return copyObject(value as { [key: string]: unknown }, depth + 1);
     }
     default:
