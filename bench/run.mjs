@@ -74,7 +74,9 @@ for (const era of only.has("http") ? [MODERN, LEGACY] : []) {
     results[`seq${era}`] = await rounds(
       `HTTP ${era}, ${S.httpSequential} sequential calls`,
       impls,
-      (impl, warm) => sequential(connect(impl), warm ? Math.ceil(S.httpSequential / 5) : S.httpSequential),
+      // The warm-up pass makes as many calls as a round: the peers live through all rounds, and each kept
+      // speeding up (its JIT, and the client's) well past a fifth of the count (docs/performance.md, Method).
+      (impl) => sequential(connect(impl), S.httpSequential),
     );
     results[`conc${era}`] = await rounds(
       `HTTP ${era}, ${S.clients} clients x ${S.callsPerClient} calls`,
@@ -107,7 +109,9 @@ if (only.has("custom")) {
     results.customHttp = await rounds(
       `custom method HTTP ${MODERN}, ${S.httpSequential} sequential calls`,
       impls,
-      (impl, warm) => sequential(connect(impl), warm ? Math.ceil(S.httpSequential / 5) : S.httpSequential),
+      // The warm-up pass makes as many calls as a round: the peers live through all rounds, and each kept
+      // speeding up (its JIT, and the client's) well past a fifth of the count (docs/performance.md, Method).
+      (impl) => sequential(connect(impl), S.httpSequential),
     );
   } finally {
     await Promise.all(Object.values(peers).map((peer) => peer.stop()));
