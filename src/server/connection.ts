@@ -215,7 +215,7 @@ export class ServerConnection {
           params: { requestId: request.id, reason: "subscription queue overflow" },
         };
         const hook = this.runtime.config.hooks.notification;
-        const call = hook && modernCall(request, meta, { identity, signal, notify: this.notify });
+        const call = hook && modernCall(request, meta, { identity });
         void this.send(hook ? hook(cancelled, { era: MODERN_VERSION, call, session: undefined }) : cancelled);
       },
     };

@@ -212,6 +212,40 @@ describe("the plugin seam", () => {
       expect(ran).toBe(0);
     });
 
+    it(`${era}: admit sees every request, and refuses a subscription as it refuses a call`, async () => {
+      const seen: string[] = [];
+      const server = new ServerBuilder({
+        serverInfo,
+        plugins: [
+          {
+            name: "deny-subscriptions",
+            admit(call: PluginCall) {
+              seen.push(call.method);
+              if (call.method === "subscriptions/listen" || call.method === "resources/subscribe") {
+                throw new JsonRpcError(-32600, "subscriptions are not allowed here");
+              }
+            },
+          },
+        ],
+      })
+        .resource({ uri: "file:///a", name: "a" }, () => ({ contents: [] }))
+        .build();
+      const client = await connectInProcess(server, { protocolVersion: era }, track);
+      const refused = { code: -32600, message: "subscriptions are not allowed here" };
+      if (era === MODERN_VERSION) {
+        // The handle comes at once; the refusal ends it, as any error answer to the listen does.
+        const subscription = await client.listenSubscriptions({ toolsListChanged: true });
+        expect(await subscription.next(5_000)).toMatchObject({
+          type: "end",
+          end: { reason: "error", error: refused },
+        });
+        expect(seen).toContain("subscriptions/listen");
+      } else {
+        await expect(client.subscribeResource("file:///a")).rejects.toMatchObject(refused);
+        expect(seen).toContain("resources/subscribe");
+      }
+    });
+
     it(`${era}: a plugin answer becomes its plugin's result; one of no plugin's kind is -32603`, async () => {
       const errors: unknown[] = [];
       const server = new ServerBuilder({

@@ -155,7 +155,11 @@ function modernRound(method: string, params: Result, env: ModernRequestEnv): Mod
 }
 
 /** What the plugins' hooks learn about a 2026-07-28 request. */
-export function modernCall(request: JsonRpcRequest, meta: RequestMeta, env: ModernRequestEnv): PluginCall {
+export function modernCall(
+  request: JsonRpcRequest,
+  meta: RequestMeta,
+  env: Pick<ModernRequestEnv, "identity">,
+): PluginCall {
   return {
     era: MODERN_VERSION,
     method: request.method,

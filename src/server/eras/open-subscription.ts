@@ -5,6 +5,7 @@ import type { RequestMeta } from "../../protocol/request-meta.js";
 import type { SubscriptionFilter } from "../../protocol/types/subscriptions.js";
 import { MODERN_VERSION } from "../../protocol/versions.js";
 import { honouredFilter, parseFilter } from "../core/listen.js";
+import type { PluginCall } from "../core/plugin.js";
 import type { PluginHooks } from "../core/plugins.js";
 import type { ServerRuntime } from "../core/runtime.js";
 import type { Subscription, SubscriptionChannel } from "../core/subscription.js";
@@ -30,8 +31,11 @@ export async function openSubscription(
 ): Promise<Subscription> {
   const { config, executor, publisher } = runtime;
   const { hooks } = config;
+  // A listen is a request like any other to the plugins that admit requests (a policy, a rate limit, a span).
+  const call = hooks.needsCall ? modernCall(request, meta, env) : undefined;
+  if (call !== undefined && hooks.admit !== undefined) await hooks.admit(call);
   const channel =
-    hooks.notification === undefined ? plain : notifyingChannel(plain, hooks, request, meta, env);
+    hooks.notification === undefined || call === undefined ? plain : notifyingChannel(plain, hooks, call);
   const notifications = parseFilter(request.params);
   const honourable = honouredFilter(notifications, config.capabilities);
   const hook = config.handler.subscriptionFilter;
@@ -41,7 +45,15 @@ export async function openSubscription(
     (abort) =>
       hook(
         { notifications: structuredClone(notifications), honourable: structuredClone(honourable) },
-        modernContext(request, meta, abort, NO_INPUT.input, { ...env, notify: silent }, silent),
+        modernContext(
+          request,
+          meta,
+          abort,
+          NO_INPUT.input,
+          { ...env, notify: silent },
+          silent,
+          call === undefined ? undefined : hooks.context?.(call),
+        ),
       ),
     env.signal,
   );
@@ -56,13 +68,11 @@ export async function openSubscription(
 function notifyingChannel(
   channel: SubscriptionChannel,
   hooks: PluginHooks,
-  request: JsonRpcRequest,
-  meta: RequestMeta,
-  env: Omit<ModernRequestEnv, "notify">,
+  call: PluginCall,
 ): SubscriptionChannel {
   const sink = hooks.notifying((notification) => channel.write(notification), {
     era: MODERN_VERSION,
-    call: modernCall(request, meta, { ...env, notify: silent }),
+    call,
     session: undefined,
   });
   return {
