@@ -108,6 +108,15 @@ describe("runCleanup", () => {
     expect([...table.keys()]).toEqual([104]);
   });
 
+  it("kills and re-checks at least once, however little of the budget is left (a loaded machine)", async () => {
+    const { ops, add, target, table } = fakeTable();
+    add(102, { pgrp: 102, ignores: ["SIGTERM"] });
+    // A budget already spent when the sweep starts: as if the machine had stalled through all of it.
+    const report = await runCleanup({ ...target, verifyBudgetMs: 0 }, ops, "close");
+    expect(report).toMatchObject({ sweptPids: [102], survivors: [] });
+    expect(table.has(102)).toBe(false);
+  });
+
   it("never signals a pid whose start time changed since it was found (a recycled pid)", async () => {
     const { ops, signals, add, target, table } = fakeTable();
     add(102, { pgrp: 102, ignores: ["SIGTERM"] });
