@@ -65,7 +65,8 @@ const VERIFY_BUDGET_MS = 2_000;
  * The close sequence after stdin has ended: SIGTERM to the group (and to tracked processes that left it),
  * wait up to the budget for the root, SIGKILL the group, then on Linux kill every process that carries the
  * marker or descended from the root, checking each start time right before signalling so a recycled pid is
- * never hit, until none is left or the verification budget ends (after one kill and one re-check at least). Never throws; the report says what failed.
+ * never hit, until none is left or the verification budget ends (after one kill and one re-check at least).
+ * Never throws; the report says what failed.
  */
 export async function runCleanup(
   target: CleanupTarget,
