@@ -10,9 +10,11 @@ python="${MCPKIT_PYTHON:-python3}"
 venv=node_modules/.cache/python-peer
 requirements=test/python/requirements.txt
 mkdir -p "$(dirname "$venv")"
-# One set-up at a time (vitest runs a global setup per project).
-exec 9>"$venv.lock"
-flock 9
+# One set-up at a time (vitest runs a global setup per project), where flock(1) exists (util-linux).
+if command -v flock >/dev/null; then
+  exec 9>"$venv.lock"
+  flock 9
+fi
 if [ -f "$venv/stamp" ] && cmp -s "$venv/stamp" "$requirements"; then
   exit 0
 fi

@@ -31,10 +31,16 @@ const run = promisify(execFile);
 /** What peer_client.py printed: each step's outcome, or `{ error, trace }` when it raised. */
 type Report = { [step: string]: unknown };
 
-async function pythonClient(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Report> {
+/** Runs peer_client.py to its end; `running` lets afterAll end a run that never finished. */
+async function pythonClient(
+  args: string[],
+  running: AbortController,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Report> {
   const { stdout } = await run(python as string, [`${PYTHON_PROGRAMS}/peer_client.py`, ...args], {
     env,
     maxBuffer: 4_000_000,
+    signal: running.signal,
   });
   return JSON.parse(stdout) as Report;
 }
@@ -53,6 +59,7 @@ describe.skipIf(python === undefined).each(cases)(
     let wire: { era: string | undefined; checked: number; errors: unknown[]; methods: string[] } | undefined;
     let http: ServeHandle | undefined;
     let logDir = "";
+    const running = new AbortController();
 
     beforeAll(async () => {
       if (transport === "http") {
@@ -70,7 +77,7 @@ describe.skipIf(python === undefined).each(cases)(
             }),
           { host: "127.0.0.1" },
         );
-        report = await pythonClient([era, "http", http.url]);
+        report = await pythonClient([era, "http", http.url], running);
         wire = {
           era: checked.validator.era,
           checked: checked.validator.count,
@@ -79,16 +86,21 @@ describe.skipIf(python === undefined).each(cases)(
         };
       } else {
         logDir = mkdtempSync(join(tmpdir(), "mcpkit-python-peer-"));
-        report = await pythonClient([era, "stdio", process.execPath, builtFixture("python-peer-server")], {
-          ...process.env,
-          MCPKIT_FIXTURE_WIRE_LOG: logDir,
-        });
+        report = await pythonClient(
+          [era, "stdio", process.execPath, builtFixture("python-peer-server")],
+          running,
+          {
+            ...process.env,
+            MCPKIT_FIXTURE_WIRE_LOG: logDir,
+          },
+        );
         const log = readWireLogs(logDir)[0];
         wire = log && { era: log.era, checked: log.checked, errors: log.errors, methods: log.sequence() };
       }
     }, 60_000);
 
     afterAll(async () => {
+      running.abort();
       await http?.close();
       if (logDir !== "") rmSync(logDir, { recursive: true, force: true });
     });
