@@ -14,7 +14,7 @@ import { StreamableHttpClientTransport } from "../../src/http/index.js";
 import { McpkitError } from "../../src/jsonrpc/errors.js";
 import type { ProgressParams } from "../../src/protocol/types/lifecycle.js";
 import { launchStdio } from "../../src/stdio/index.js";
-import { LEGACY, MODERN, rejection, textOf, useCleanups } from "../support/interop-helpers.js";
+import { LEGACY, MODERN, rejection, textOf } from "../support/interop-helpers.js";
 import { PYTHON_PROGRAMS, pythonPeer } from "../support/python-peer.js";
 import {
   type Era,
@@ -24,7 +24,6 @@ import {
 } from "../support/validating-transport.js";
 
 useWireValidation();
-const cleanup = useCleanups();
 const python = pythonPeer();
 const SERVER = `${PYTHON_PROGRAMS}/peer_server.py`;
 
@@ -77,7 +76,6 @@ describe.skipIf(python === undefined)("mcpkit client -> official Python SDK serv
         };
       },
     });
-    cleanup(() => client.close());
     const info = await client.connect();
     return { client, info, asked, validator };
   }
@@ -85,8 +83,15 @@ describe.skipIf(python === undefined)("mcpkit client -> official Python SDK serv
   describe.each(
     [MODERN, LEGACY].flatMap((era) => (["stdio", "http"] as const).map((transport) => ({ era, transport }))),
   )("$era, $transport", ({ era, transport }) => {
+    // One connection for the tests below (a Python process starts in seconds), closed after them.
+    let session: Awaited<ReturnType<typeof connect>>;
+    beforeAll(async () => {
+      session = await connect(era, transport);
+    }, 60_000);
+    afterAll(() => session?.client.close());
+
     it("negotiates the era; lists and calls tools; receives structured output", async () => {
-      const { client, info, validator } = await connect(era, transport);
+      const { client, info, validator } = session;
       expect(info.era).toBe(era);
       expect(info.serverInfo).toMatchObject({ name: "python-peer", version: "2.3.0" });
       const tools = await client.listAllTools();
@@ -110,7 +115,7 @@ describe.skipIf(python === undefined)("mcpkit client -> official Python SDK serv
     });
 
     it("lists and reads resources; lists and gets prompts", async () => {
-      const { client } = await connect(era, transport);
+      const { client } = session;
       expect((await client.listAllResources()).map((resource) => resource.uri)).toEqual(["peer://motd"]);
       expect((await client.readResource("peer://motd")).contents).toEqual([
         { uri: "peer://motd", mimeType: "text/plain", text: "hello from python" },
@@ -123,7 +128,7 @@ describe.skipIf(python === undefined)("mcpkit client -> official Python SDK serv
     });
 
     it("receives the progress of its call", async () => {
-      const { client } = await connect(era, transport);
+      const { client } = session;
       const seen: ProgressParams[] = [];
       const result = await client.callTool("count", { to: 3 }, { onProgress: (p) => seen.push(p) });
       expect(textOf(result)).toBe("counted to 3");
@@ -135,7 +140,7 @@ describe.skipIf(python === undefined)("mcpkit client -> official Python SDK serv
     });
 
     it("answers an elicitation and a sampling request", async () => {
-      const { client, asked } = await connect(era, transport);
+      const { client, asked } = session;
       expect(textOf(await client.callTool("greet", {}))).toBe("Hello, Ada!");
       expect(textOf(await client.callTool("haiku", { topic: "the sea" }))).toBe(
         "mcpkit-model: waves on the shore",
@@ -144,14 +149,20 @@ describe.skipIf(python === undefined)("mcpkit client -> official Python SDK serv
     });
 
     it("cancels a running call, and the server's handler sees it", async () => {
-      const { client } = await connect(era, transport);
+      const { client } = session;
       const abort = new AbortController();
-      const call = client.callTool("slow", {}, { signal: abort.signal, onProgress: () => abort.abort() });
+      // The Python server serves both eras' HTTP tests in one process: each connection has its own key.
+      const key = `${era}-${transport}`;
+      const call = client.callTool(
+        "slow",
+        { key },
+        { signal: abort.signal, onProgress: () => abort.abort() },
+      );
       const error = await rejection(call);
       expect(error).toBeInstanceOf(McpkitError);
       expect((error as McpkitError).code).toBe("ABORTED");
       // The server answers this once its `slow` handler was cancelled.
-      expect(textOf(await client.callTool("cancelled", {}))).toBe("slow was cancelled");
+      expect(textOf(await client.callTool("cancelled", { key }))).toBe(`slow ${key} was cancelled`);
     });
   });
 });

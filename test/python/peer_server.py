@@ -6,7 +6,7 @@
 
 Both transports answer both wire eras (2025-11-25 after initialize, 2026-07-28 per request).
 Tools: add, weather (structured output), count (progress), greet (elicitation), haiku (sampling),
-slow (waits until cancelled) and cancelled (answers once a slow call was cancelled); a resource and a
+slow (waits until cancelled) and cancelled (answers once the slow call of its key was cancelled); a resource and a
 prompt. Nothing but protocol frames goes to stdout in stdio mode.
 """
 
@@ -24,8 +24,13 @@ from pydantic import BaseModel
 
 server = MCPServer("python-peer", version="2.3.0", log_level="WARNING")
 
-# Set when a call of `slow` is cancelled; `cancelled` waits for it (the same process serves every call).
-slow_cancelled = anyio.Event()
+# One event per key, set when a call of `slow` with that key is cancelled; `cancelled` waits for it. One process
+# serves every connection of a test file, each with its own key.
+cancellations: dict[str, anyio.Event] = {}
+
+
+def cancellation(key: str) -> anyio.Event:
+    return cancellations.setdefault(key, anyio.Event())
 
 
 @server.tool()
@@ -83,22 +88,22 @@ def haiku(topic: str, answer: Annotated[CreateMessageResult, Resolve(ask_haiku)]
 
 
 @server.tool()
-async def slow(ctx: Context) -> str:
+async def slow(key: str, ctx: Context) -> str:
     """Reports progress once, then waits until the call is cancelled."""
     await ctx.report_progress(0, 1, "started")
     try:
         await anyio.sleep_forever()
     except anyio.get_cancelled_exc_class():
-        slow_cancelled.set()
+        cancellation(key).set()
         raise
     return "never"
 
 
 @server.tool()
-async def cancelled() -> str:
-    """Answers once a call of `slow` was cancelled."""
-    await slow_cancelled.wait()
-    return "slow was cancelled"
+async def cancelled(key: str) -> str:
+    """Answers once a call of `slow` with this key was cancelled."""
+    await cancellation(key).wait()
+    return f"slow {key} was cancelled"
 
 
 @server.resource("peer://motd", name="motd", mime_type="text/plain")
