@@ -32,8 +32,13 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     // Says once whether wire messages are checked against the official schemas (../shared/spec or MCPKIT_SPEC_DIR);
-    // compiles the stdio fixtures written in TypeScript (test/support/fixture-build.ts).
-    globalSetup: ["test/support/spec-setup.ts", "test/support/fixture-build.ts"],
+    // compiles the stdio fixtures written in TypeScript (test/support/fixture-build.ts); makes the Python peer's
+    // venv where python3 is installed (test/support/python-setup.ts).
+    globalSetup: [
+      "test/support/spec-setup.ts",
+      "test/support/fixture-build.ts",
+      "test/support/python-setup.ts",
+    ],
     pool: "forks",
     projects: [
       {

@@ -32,7 +32,11 @@ export interface ValidatingFetch {
   messages(): JsonRpcMessage[];
 }
 
-export function validatingFetch(validator: WireValidator): ValidatingFetch {
+/**
+ * `inner` does the exchange (default: the global `fetch`); a server-side test passes its handler, so the
+ * traffic of a client written in another language is checked too.
+ */
+export function validatingFetch(validator: WireValidator, inner: typeof fetch = fetch): ValidatingFetch {
   const exchanges: WireExchange[] = [];
   const errors: unknown[] = [];
   const all: JsonRpcMessage[] = [];
@@ -51,7 +55,7 @@ export function validatingFetch(validator: WireValidator): ValidatingFetch {
     });
     const sent = typeof init?.body === "string" ? (JSON.parse(init.body) as JsonRpcMessage) : undefined;
     if (sent) check(sent, "client");
-    const response = await fetch(input, init);
+    const response = await inner(input, init);
     const exchange: WireExchange = {
       method: init?.method ?? "GET",
       status: response.status,
