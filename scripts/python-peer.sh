@@ -21,6 +21,6 @@ fi
 "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "the Python peer needs Python 3.10 or newer, found " + sys.version.split()[0])'
 rm -rf "$venv"
 "$python" -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --retries 1 -r "$requirements"
 cp "$requirements" "$venv/stamp"
 echo "python peer: $("$venv/bin/python" -m pip show mcp | sed -n 's/^Version: /mcp /p') in $venv"
