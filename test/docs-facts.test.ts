@@ -245,6 +245,18 @@ describe("docs/packaging.md's figures", () => {
   }, 60_000);
 });
 
+describe("the install path the docs give", () => {
+  it("names the tarball `npm pack` writes for this package.json, wherever the docs name one", () => {
+    const { name, version } = JSON.parse(read("package.json")) as { name: string; version: string };
+    const named = DOCS.flatMap((file) =>
+      [...read(file).matchAll(/\bmcpkit-[\w.-]+?\.tgz\b/g)].map((m) => `${file}: ${m[0]}`),
+    );
+    expect(named.some((n) => n.startsWith("README.md"))).toBe(true);
+    expect(named.some((n) => n.startsWith(join("docs", "cli.md")))).toBe(true);
+    expect(named.filter((n) => !n.endsWith(`: ${name}-${version}.tgz`))).toEqual([]);
+  });
+});
+
 // --- option defaults -------------------------------------------------------------------------------------------
 
 interface Row {
