@@ -14,7 +14,13 @@ export const server = new ServerBuilder({ serverInfo: { name: "calculator", vers
         required: ["a", "b"],
       },
     },
-    ({ a, b }) => ({ content: [{ type: "text", text: String(Number(a) + Number(b)) }] }),
+    async ({ a, b }, ctx) => {
+      // Progress reaches a caller that asked for it (onProgress below); for the others it is a no-op.
+      await ctx.progress(1, 2, "adding");
+      const sum = Number(a) + Number(b);
+      await ctx.progress(2, 2, "done");
+      return { content: [{ type: "text", text: String(sum) }] };
+    },
   )
   .build();
 
@@ -28,8 +34,14 @@ export async function main(): Promise<string> {
   });
   const info = await client.connect();
   const { tools } = await client.listTools();
-  const result = await client.callTool("add", { a: 20, b: 22 });
+  const steps: string[] = [];
+  const result = await client.callTool(
+    "add",
+    { a: 20, b: 22 },
+    { onProgress: ({ progress, total, message }) => steps.push(`${progress}/${total} ${message}`) },
+  );
   await client.close();
   const answer = result.content[0]?.type === "text" ? result.content[0].text : "";
-  return `${info.protocolVersion}: ${tools.map((t) => t.name).join(", ")} -> ${answer}`;
+  const names = tools.map((t) => t.name).join(", ");
+  return `${info.protocolVersion}: ${names} -> ${answer} (progress: ${steps.join(", ")})`;
 }

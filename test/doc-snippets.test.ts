@@ -33,6 +33,17 @@ describe("documentation snippets", () => {
     expect(snippets.filter((s) => s.file === "README.md" && s.mode !== "skip").length).toBeGreaterThan(5);
   }, 120_000);
 
+  it("checks docs/migrating.md's mcpkit blocks, the zod-typed tool and the raw JSON Schema one among them", () => {
+    const mcpkit = snippets.filter(
+      (s) => s.file === join("docs", "migrating.md") && !s.official && s.mode !== "skip",
+    );
+    const code = mcpkit.map((s) => s.lines.map((l) => l.text).join("\n"));
+    expect(code.some((c) => c.includes('from "mcpkit/server"') && c.includes("inputSchema: z.object("))).toBe(
+      true,
+    );
+    expect(code.some((c) => c.includes('from "mcpkit/server"') && c.includes('type: "object"'))).toBe(true);
+  });
+
   it("keeps skips rare, each with a reason", () => {
     const skipped = snippets.filter((s) => s.mode === "skip");
     for (const s of skipped) expect(s.skipReason, `${s.file}:${s.line}`).toMatch(/\w/);

@@ -15,8 +15,8 @@ import { main as typedZod } from "../examples/typed-tools-zod.js";
 import { repoRoot } from "./support/wire-schema.js";
 
 describe("examples", () => {
-  it("runs the quickstart: the client prefers 2026-07-28 and calls the tool", async () => {
-    expect(await main()).toBe("2026-07-28: add -> 42");
+  it("runs the quickstart: the client prefers 2026-07-28, calls the tool and sees its progress", async () => {
+    expect(await main()).toBe("2026-07-28: add -> 42 (progress: 1/2 adding, 2/2 done)");
   });
 
   it("runs the zod example: typed arguments and output, bad arguments answered with isError", async () => {
@@ -35,10 +35,22 @@ describe("examples", () => {
     );
   });
 
-  it("shows the quickstart in the README exactly as it is compiled and run", () => {
+  it("shows the quickstart in the README exactly as it is compiled and run, after an install line", () => {
     const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
     const quickstart = readFileSync(join(repoRoot, "examples/quickstart.ts"), "utf8");
     expect(readme).toContain(`\`\`\`ts\n${quickstart}\`\`\``);
+    expect(quickstart).toContain("ctx.progress(");
+    expect(quickstart).toContain("onProgress");
+    // The section starts with how to install the package, the tarball named as npm pack names it.
+    const { name, version } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+      name: string;
+      version: string;
+    };
+    const section = readme.slice(readme.indexOf("## Quickstart"), readme.indexOf(`\`\`\`ts\n${quickstart}`));
+    expect(section).toMatch(/```sh\nnpm ci && npm pack\b/);
+    expect(section).toContain(`npm install /path/to/${name}-${version}.tgz`);
+    expect(section).toContain(`npm install ${name}\``);
+    expect(readme).toContain("`main()` returns `2026-07-28: add -> 42 (progress: 1/2 adding, 2/2 done)`");
   });
 
   it("runs the demo: both eras, discover and initialize, a call and an error", async () => {
