@@ -1,3 +1,5 @@
+import { ENVELOPE_BYTES, HTTP_MESSAGE_BYTES } from "../protocol/limits.js";
+
 /** The extension id of MCP Apps (SEP-1865) under `capabilities.extensions`. */
 export const APPS_EXTENSION_ID = "io.modelcontextprotocol/ui";
 
@@ -15,11 +17,13 @@ export const SUPPORTED_BRIDGE_VERSIONS: readonly string[] = [BRIDGE_PROTOCOL_VER
 
 /**
  * mcpkit's bounds on apps (the spec sets none): the bytes of a `ui://` body, of one bridge message and of a URI,
- * the nesting and node count of a bridge message, and the entries of each CSP list and their bytes.
+ * the nesting and node count of a bridge message, and the entries of each CSP list and their bytes. The body and
+ * message bounds fit the HTTP defaults: a view a default HTTP server can send (8,000,000 bytes; real views are
+ * several MB) resolves, and a tool result it can send is forwarded to the view with its bridge envelope.
  */
 export const APP_LIMITS = {
-  resourceBytes: 1_000_000,
-  messageBytes: 1_000_000,
+  resourceBytes: HTTP_MESSAGE_BYTES,
+  messageBytes: HTTP_MESSAGE_BYTES + ENVELOPE_BYTES,
   uriBytes: 2_048,
   jsonDepth: 32,
   jsonNodes: 10_000,

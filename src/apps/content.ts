@@ -55,21 +55,18 @@ export function checkUiContent(
   let html: string;
   if (hasText) {
     if (typeof content.text !== "string") throw appRuleError(code, "body", "text must be a string");
-    if (byteLength(content.text) > limits.resourceBytes) {
-      throw appRuleError(code, "body-size", `the body is over ${limits.resourceBytes} bytes`);
-    }
+    const size = byteLength(content.text);
+    if (size > limits.resourceBytes) throw bodySize(code, limits.resourceBytes, size);
     html = content.text;
   } else {
     if (typeof content.blob !== "string") throw appRuleError(code, "body", "blob must be a string");
     // Base64 is 4/3 of the bytes: a blob this long is over the limit without decoding it.
     if (content.blob.length > Math.ceil(limits.resourceBytes / 3) * 4 + 4) {
-      throw appRuleError(code, "body-size", `the body is over ${limits.resourceBytes} bytes`);
+      throw bodySize(code, limits.resourceBytes, Math.floor((content.blob.length * 3) / 4), true);
     }
     const bytes = fromBase64(content.blob);
     if (bytes === undefined) throw appRuleError(code, "body", "blob is not valid base64");
-    if (bytes.length > limits.resourceBytes) {
-      throw appRuleError(code, "body-size", `the body is over ${limits.resourceBytes} bytes`);
-    }
+    if (bytes.length > limits.resourceBytes) throw bodySize(code, limits.resourceBytes, bytes.length);
     try {
       html = fatal.decode(bytes);
     } catch {
@@ -87,4 +84,10 @@ export function checkUiContent(
     if (given !== undefined) ui = checkResourceUiMeta(given, code, limits);
   }
   return { html, ui };
+}
+
+/** The `body-size` refusal: the option is `limits.resourceBytes` of `defineApp` / `resolveApp`. */
+function bodySize(code: McpkitErrorCode, limit: number, size: number, approximate = false) {
+  const what = approximate ? "the body (its base64 length, about)" : "the body";
+  return appRuleError(code, "body-size", what, { option: "limits.resourceBytes", limit, size });
 }

@@ -1,5 +1,6 @@
 import { checkOptions, positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError, type McpkitErrorCode } from "../jsonrpc/errors.js";
+import { type LimitFacts, limitDetails, limitMessage } from "../jsonrpc/limit-error.js";
 import { APP_LIMITS, type AppLimits } from "./constants.js";
 
 /**
@@ -22,9 +23,20 @@ export type AppRule =
   | "csp-entry-size"
   | "resource-meta";
 
-/** An `McpkitError` whose message and `details.rule` name the broken rule. */
-export function appRuleError(code: McpkitErrorCode, rule: AppRule, message: string): McpkitError {
-  return new McpkitError(code, `${message} (rule: ${rule})`, { details: { rule } });
+/**
+ * An `McpkitError` whose message and `details.rule` name the broken rule; for a limit crossed, `facts` name the
+ * option, its value and the size seen (in the message and in `details`).
+ */
+export function appRuleError(
+  code: McpkitErrorCode,
+  rule: AppRule,
+  message: string,
+  facts?: LimitFacts,
+): McpkitError {
+  if (facts === undefined) return new McpkitError(code, `${message} (rule: ${rule})`, { details: { rule } });
+  return new McpkitError(code, `${limitMessage(message, facts)} (rule: ${rule})`, {
+    details: limitDetails(facts, { rule }),
+  });
 }
 
 /** The bounds a view's definition and its resolution are checked against. */

@@ -71,7 +71,7 @@ describe("resolveApp", () => {
       [[{ uri: URI, mimeType: "text/html", text: HTML }], tool(), "mime-type"],
       [[{ uri: URI, mimeType: APP_MIME_TYPE }], tool(), "body"],
       [[{ uri: URI, mimeType: APP_MIME_TYPE, text: HTML, blob: "AA==" }], tool(), "body"],
-      [[{ uri: URI, mimeType: APP_MIME_TYPE, text: "x".repeat(1_000_001) }], tool(), "body-size"],
+      [[{ uri: URI, mimeType: APP_MIME_TYPE, text: "x".repeat(8_000_001) }], tool(), "body-size"],
       [
         good({ _meta: { ui: { csp: { resourceDomains: Array(65).fill("https://a.b") } } } }),
         tool(),
@@ -90,11 +90,11 @@ describe("resolveApp", () => {
     expect(
       (
         await resolveApp(
-          reader([{ uri: atLimit, mimeType: APP_MIME_TYPE, text: "x".repeat(1_000_000) }]),
+          reader([{ uri: atLimit, mimeType: APP_MIME_TYPE, text: "x".repeat(8_000_000) }]),
           tool({ ui: { resourceUri: atLimit } }),
         )
       ).html,
-    ).toHaveLength(1_000_000);
+    ).toHaveLength(8_000_000);
     expect(await ruleOf(resolveApp(reader(good()), tool(), { limits: { resourceBytes: 5 } }))).toBe(
       "body-size",
     );

@@ -123,18 +123,18 @@ describe("defineApp", () => {
     expect(ruleOf(() => defineApp({ ...base(), resource: { uri: uri(2049), name: "v" } }))).toBe("uri-size");
   });
 
-  it("bounds the body at 1,000,000 bytes, as text and as blob", () => {
+  it("bounds the body at 8,000,000 bytes, as text and as blob", () => {
     const body = (n: number) => `<p>${"x".repeat(n - 3)}`;
-    expect(defineApp({ ...base(), content: { text: body(1_000_000) } }).html).toHaveLength(1_000_000);
-    expect(ruleOf(() => defineApp({ ...base(), content: { text: body(1_000_001) } }))).toBe("body-size");
-    expect(ruleOf(() => defineApp({ ...base(), content: { text: `<p>${"é".repeat(500_000)}` } }))).toBe(
+    expect(defineApp({ ...base(), content: { text: body(8_000_000) } }).html).toHaveLength(8_000_000);
+    expect(ruleOf(() => defineApp({ ...base(), content: { text: body(8_000_001) } }))).toBe("body-size");
+    expect(ruleOf(() => defineApp({ ...base(), content: { text: `<p>${"é".repeat(4_000_000)}` } }))).toBe(
       "body-size",
     );
-    expect(defineApp({ ...base(), content: { blob: btoa(body(1_000_000)) } }).html).toHaveLength(1_000_000);
-    expect(ruleOf(() => defineApp({ ...base(), content: { blob: btoa(body(1_000_001)) } }))).toBe(
+    expect(defineApp({ ...base(), content: { blob: btoa(body(8_000_000)) } }).html).toHaveLength(8_000_000);
+    expect(ruleOf(() => defineApp({ ...base(), content: { blob: btoa(body(8_000_001)) } }))).toBe(
       "body-size",
     );
-    expect(ruleOf(() => defineApp({ ...base(), content: { blob: "A".repeat(2_000_000) } }))).toBe(
+    expect(ruleOf(() => defineApp({ ...base(), content: { blob: "A".repeat(11_000_000) } }))).toBe(
       "body-size",
     );
     expect(

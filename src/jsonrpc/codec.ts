@@ -1,5 +1,6 @@
 import { ErrorCode } from "./codes.js";
-import { JsonRpcError, McpkitError } from "./errors.js";
+import { JsonRpcError, type McpkitError } from "./errors.js";
+import { limitError } from "./limit-error.js";
 import { isObject, type JsonRpcErrorResponse, type JsonRpcMessage, type RequestId } from "./message.js";
 
 const encoder = new TextEncoder();
@@ -69,14 +70,15 @@ export function parseMessage(value: unknown): JsonRpcMessage {
 
 /**
  * Decodes one JSON-RPC message from text, bounded by `maxBytes` (UTF-8). Throws `McpkitError`
- * `MESSAGE_TOO_LARGE` over the limit, `JsonRpcError` `-32700` for bad JSON and `-32600` for a bad shape.
+ * `MESSAGE_TOO_LARGE` over the limit (naming `option`, the caller's name for it), `JsonRpcError` `-32700` for bad
+ * JSON and `-32600` for a bad shape.
  */
-export function decodeMessage(text: string, maxBytes = Number.POSITIVE_INFINITY): JsonRpcMessage {
-  if (exceedsUtf8(text, maxBytes)) {
-    throw new McpkitError("MESSAGE_TOO_LARGE", `message exceeds the limit of ${maxBytes} bytes`, {
-      details: { limit: maxBytes },
-    });
-  }
+export function decodeMessage(
+  text: string,
+  maxBytes = Number.POSITIVE_INFINITY,
+  option = "maxBytes",
+): JsonRpcMessage {
+  if (exceedsUtf8(text, maxBytes)) throw tooLargeMessage(text, maxBytes, option);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -86,15 +88,22 @@ export function decodeMessage(text: string, maxBytes = Number.POSITIVE_INFINITY)
   return parseMessage(value);
 }
 
-/** Encodes a message to JSON text; with `maxBytes`, throws `MESSAGE_TOO_LARGE` before anything is sent. */
-export function encodeMessage(message: JsonRpcMessage, maxBytes = Number.POSITIVE_INFINITY): string {
+/**
+ * Encodes a message to JSON text; with `maxBytes`, throws `MESSAGE_TOO_LARGE` (naming `option`, the caller's name
+ * for the bound) before anything is sent.
+ */
+export function encodeMessage(
+  message: JsonRpcMessage,
+  maxBytes = Number.POSITIVE_INFINITY,
+  option = "maxBytes",
+): string {
   const text = JSON.stringify(message);
-  if (exceedsUtf8(text, maxBytes)) {
-    throw new McpkitError("MESSAGE_TOO_LARGE", `message exceeds the limit of ${maxBytes} bytes`, {
-      details: { limit: maxBytes },
-    });
-  }
+  if (exceedsUtf8(text, maxBytes)) throw tooLargeMessage(text, maxBytes, option);
   return text;
+}
+
+function tooLargeMessage(text: string, limit: number, option: string): McpkitError {
+  return limitError("MESSAGE_TOO_LARGE", "message", { option, limit, size: utf8Length(text) });
 }
 
 /** Encodes a message to UTF-8 bytes. */

@@ -59,10 +59,10 @@ export function parsedBytes(left: Exclude<LeftBody, { kind: "stream" }>, maxByte
     // A value JSON cannot carry (a function, a symbol) is no body.
     if (text === undefined) throw consumedBody();
     // Checked before encoding too: a string's UTF-8 length is never less than its length in code units.
-    if (text.length > maxBytes) throw bodyTooLarge(maxBytes);
+    if (text.length > maxBytes) throw bodyTooLarge(maxBytes, Buffer.byteLength(text));
     bytes = Buffer.from(text, "utf8");
   }
-  if (bytes.byteLength > maxBytes) throw bodyTooLarge(maxBytes);
+  if (bytes.byteLength > maxBytes) throw bodyTooLarge(maxBytes, bytes.byteLength);
   return bytes;
 }
 

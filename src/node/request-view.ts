@@ -92,7 +92,7 @@ export class NodeRequestView implements RequestView {
     if (declaredTooLarge(this.header("content-length"), maxBytes)) {
       // Discard the rest as it arrives; the connection closes after the answer.
       req.resume();
-      return Promise.reject(bodyTooLarge(maxBytes));
+      return Promise.reject(bodyTooLarge(maxBytes, Number(this.header("content-length"))));
     }
     return new Promise((resolve, reject) => {
       const chunks: Uint8Array[] = [];
@@ -102,7 +102,7 @@ export class NodeRequestView implements RequestView {
         if (total > maxBytes) {
           detach();
           req.resume();
-          reject(bodyTooLarge(maxBytes));
+          reject(bodyTooLarge(maxBytes, total));
           return;
         }
         chunks.push(chunk);

@@ -1,12 +1,14 @@
+import { utf8Length } from "../jsonrpc/codec.js";
 import { checkOptions, optionError, positiveInteger } from "../jsonrpc/config-check.js";
+import { limitError } from "../jsonrpc/limit-error.js";
 import type { MetaObject } from "../protocol/types/common.js";
 import type { ReadResourceResult, Resource } from "../protocol/types/resources.js";
 import { skillDigest, toBase64, utf8 } from "./bytes.js";
 import { DIRECTORY_MIME_TYPE, SKILL_MD, SKILL_MD_MIME_TYPE } from "./constants.js";
-import { type SkillLimits, skillEntryProblems, skillLimitProblem } from "./entry.js";
+import { type SkillCatalogueLimits, skillEntryProblems, skillLimitProblem } from "./entry.js";
 import { parseSkillMd } from "./frontmatter.js";
 import { mimeTypeOf } from "./mime.js";
-import { skillLimitOptions } from "./options.js";
+import { skillFileLimitOption, skillLimitOptions } from "./options.js";
 import { page } from "./paging.js";
 import { renderSkillMd } from "./render.js";
 import { markPublished, type SkillSource } from "./source.js";
@@ -47,8 +49,11 @@ export interface SkillCatalogueOptions {
   scheme?: string;
   /** Entries per `skills/list` page and children per `resources/directory/read` page (default 100). */
   pageSize?: number;
-  /** Publication limits per skill (default SEP-2640's 512 resources and 16 MiB); a skill over them is refused. */
-  limits?: SkillLimits;
+  /**
+   * Publication limits per skill (default SEP-2640's 512 resources and 16 MiB) and per file (`maxFileBytes`,
+   * default what a default HTTP server can send); a skill over them is refused.
+   */
+  limits?: SkillCatalogueLimits;
 }
 
 /** A file as the catalogue serves it. */
@@ -188,8 +193,7 @@ export class SkillCatalogue implements SkillSource {
   read(uri: string): ReadResourceResult | undefined {
     const file = this.files.get(canonicalUri(uri));
     if (file === undefined) return undefined;
-    const body = file.text === undefined ? { blob: toBase64(file.bytes) } : { text: file.text };
-    return { contents: [{ uri: file.uri, mimeType: file.mimeType, ...body }] };
+    return { contents: [servedContent(file)] };
   }
 
   /** One page of a directory's direct children, or `undefined` when `uri` is not a served directory. */
@@ -218,6 +222,31 @@ export class SkillCatalogue implements SkillSource {
       size: this.files.get(canonicalUri(entry.uri))?.bytes.length ?? 0,
     }));
   }
+}
+
+/** The content item `resources/read` sends for a file. */
+function servedContent(file: CatalogueFile): ReadResourceResult["contents"][number] {
+  const body = file.text === undefined ? { blob: toBase64(file.bytes) } : { text: file.text };
+  return { uri: file.uri, mimeType: file.mimeType, ...body };
+}
+
+/** Refuses a file whose `resources/read` content, encoded, is over `maxFileBytes`, naming the skill and file. */
+function checkServedSize(file: CatalogueFile, at: string, path: string, skill: string, maxFileBytes: number) {
+  // JSON escapes a byte into at most 6: a file this small fits without encoding it.
+  if (file.bytes.length * 6 + file.uri.length * 6 + file.mimeType.length * 6 + 64 <= maxFileBytes) return;
+  const size = utf8Length(JSON.stringify(servedContent(file)));
+  if (size <= maxFileBytes) return;
+  const name =
+    skill
+      .slice(0, -(SKILL_MD.length + 1))
+      .split("/")
+      .at(-1) ?? skill;
+  throw limitError(
+    "INVALID_CONFIG",
+    `skill ${decodeURIComponent(name)}: ${path} (${file.uri}, ${file.bytes.length} bytes) as resources/read sends it`,
+    { option: "options.limits.maxFileBytes", limit: maxFileBytes, size },
+    { extra: { key: `${at}.files["${path}"]`, skill, file: file.uri } },
+  );
 }
 
 function deepFreeze<T>(value: T): T {
@@ -252,7 +281,8 @@ export async function createSkillCatalogue(
     throw optionError("options.scheme", "must be a lowercase URI scheme");
   }
   const pageSize = positiveInteger(opts.pageSize, 100, "options.pageSize");
-  const limits = skillLimitOptions(opts.limits);
+  const limits = skillLimitOptions(opts.limits, ["maxResources", "maxTotalBytes", "maxFileBytes"]);
+  const maxFileBytes = skillFileLimitOption(opts.limits);
   if (!Array.isArray(skills)) throw optionError("skills", "must be an array");
   const entries: SkillEntry[] = [];
   const declared = new Set<string>();
@@ -304,6 +334,7 @@ export async function createSkillCatalogue(
         mimeType: path === SKILL_MD ? SKILL_MD_MIME_TYPE : (file.mimeType ?? mimeTypeOf(path)),
         digest,
       };
+      checkServedSize(served, at, path, uri, maxFileBytes);
       const known = files.get(canonicalUri(fileUri));
       if (known !== undefined && known.digest !== digest) {
         throw optionError(`${at}.files["${path}"]`, `differs from another skill's copy of ${fileUri}`);

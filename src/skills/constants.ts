@@ -1,3 +1,5 @@
+import { ENVELOPE_BYTES, HTTP_MESSAGE_BYTES } from "../protocol/limits.js";
+
 /** The extension id a server declares under `capabilities.extensions` (SEP-2640). */
 export const SKILLS_EXTENSION_ID = "io.modelcontextprotocol/skills";
 
@@ -31,6 +33,13 @@ export const SKILL_LIMITS = Object.freeze({
   /** The sum of `size` over a skill's `resources` (16 MiB). */
   bytesPerSkill: 16 * 1024 * 1024,
 });
+
+/**
+ * The default bound of one file a catalogue serves, as `resources/read` carries it (its text JSON-escaped, or its
+ * base64 blob, with its `uri` and `mimeType`): a default HTTP server's 8,000,000-byte response, less 64 KiB for
+ * the JSON-RPC envelope (7,934,464 bytes). A file over it could never be delivered with the defaults.
+ */
+export const SKILL_FILE_BYTES = HTTP_MESSAGE_BYTES - ENVELOPE_BYTES;
 
 /** mcpkit's bounds on a skill's `frontmatter` and `_meta` (each): nesting depth, JSON nodes and encoded bytes. */
 export const METADATA_LIMITS = Object.freeze({

@@ -134,6 +134,16 @@ export interface SkillLimits {
   maxTotalBytes?: number;
 }
 
+/** The limits of a catalogue: the per-skill ones, and the bound of one served file. */
+export interface SkillCatalogueLimits extends SkillLimits {
+  /**
+   * Most bytes of one file as `resources/read` sends it: its content item (`uri`, `mimeType`, and the text
+   * JSON-escaped or the base64 blob) encoded (default 7,934,464: a default HTTP server's `maxResponseBytes` less
+   * room for the envelope). Over stdio the frame limit (`maxOutboundFrameBytes`, 1,000,000) is lower still.
+   */
+  maxFileBytes?: number;
+}
+
 /**
  * Why a skill entry is over the per-skill limits, or `undefined`. Both limits are read from the entry alone; a
  * `"dynamic"` skill has no sizes to sum (a client applies the byte limit to what it reads).

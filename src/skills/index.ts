@@ -28,6 +28,7 @@ export {
   FRONTMATTER_LIMITS,
   METADATA_LIMITS,
   RESERVED_METADATA_PREFIX,
+  SKILL_FILE_BYTES,
   SKILL_LIMITS,
   SKILL_MD,
   SKILL_MD_MIME_TYPE,
@@ -37,6 +38,7 @@ export {
 export {
   type EntryCheckOptions,
   metadataBoundsProblem,
+  type SkillCatalogueLimits,
   type SkillLimits,
   skillEntryProblems,
   skillLimitProblem,

@@ -188,10 +188,16 @@ describe("the skill catalogue", () => {
       createSkillCatalogue([{ ...PDF, files: files(512) }], { limits: { maxResources: 513 } }),
     ).resolves.toBeDefined();
     const skillMdSize = utf8(renderSkillMd(PDF.frontmatter as never, "")).length;
+    // Three files: one file of 16 MiB is over the per-file bound (maxFileBytes), crossed in test/limits/http-defaults.test.ts.
+    const third = Math.floor((16 * 1024 * 1024 - skillMdSize) / 3);
     const big = (extra: number) =>
       ({
         frontmatter: PDF.frontmatter,
-        files: { big: new Uint8Array(16 * 1024 * 1024 - skillMdSize + extra) },
+        files: {
+          big1: new Uint8Array(third),
+          big2: new Uint8Array(third),
+          big3: new Uint8Array(16 * 1024 * 1024 - skillMdSize - 2 * third + extra),
+        },
       }) as SkillDefinition;
     await expect(createSkillCatalogue([big(0)])).resolves.toBeDefined();
     await expect(createSkillCatalogue([big(1)])).rejects.toThrow(/16777217 bytes/);

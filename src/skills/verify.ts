@@ -1,5 +1,7 @@
 import type { RequestOptions } from "../client/index.js";
 import { checkOptions } from "../jsonrpc/config-check.js";
+import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+
 import { decodeUtf8, fromBase64, skillDigest, utf8 } from "./bytes.js";
 import type { SkillsRequest } from "./client.js";
 import { DYNAMIC } from "./constants.js";
@@ -79,7 +81,12 @@ export async function readSkillFile(
     message: string,
     found: string[] = [],
   ) => new SkillVerificationError(reason, entry.uri, uri, message, found);
-  const result = await request("resources/read", { uri }, options);
+  let result: Awaited<ReturnType<SkillsRequest>>;
+  try {
+    result = await request("resources/read", { uri }, options);
+  } catch (error) {
+    throw namingSkill(error, entry.uri, uri);
+  }
   const contents = Array.isArray(result.contents) ? result.contents : [];
   const item = contents.find(
     (c) => isObject(c) && typeof c.uri === "string" && canonicalUri(c.uri) === canonicalUri(uri),
@@ -119,6 +126,25 @@ export async function readSkillFile(
     );
   }
   return { ...file, text, frontmatter: parsed.frontmatter, body: parsed.body };
+}
+
+/**
+ * A limit error of a file's read (the transport's `MESSAGE_TOO_LARGE`, or a peer's error whose `data.option`
+ * names the limit, e.g. a stdio server's `maxOutboundFrameBytes`), rethrown naming the skill and the file (in the
+ * message and in `details`/`data`); any other error as it is.
+ */
+function namingSkill(error: unknown, skill: string, file: string): unknown {
+  const prefix = `skill ${skill}, reading ${file}: `;
+  if (error instanceof McpkitError && typeof error.details?.option === "string") {
+    return new McpkitError(error.code, prefix + error.message, {
+      details: { ...error.details, skill, file },
+      cause: error,
+    });
+  }
+  if (error instanceof JsonRpcError && isObject(error.data) && typeof error.data.option === "string") {
+    return new JsonRpcError(error.code, prefix + error.message, { ...error.data, skill, file });
+  }
+  return error;
 }
 
 /** Options of {@link loadSkill}: the host's limits and policy, and the per-request options. */

@@ -10,7 +10,7 @@ type Frame = string | { invalid: string };
 
 interface Outcome {
   frames: Frame[];
-  /** The limit a push crossed (`details.name`), if one did. */
+  /** The limit a push crossed (`details.option`), if one did. */
   error?: string;
   buffered: number;
 }
@@ -34,7 +34,7 @@ function feed(
     } catch (error) {
       expect(error).toBeInstanceOf(McpkitError);
       expect((error as McpkitError).code).toBe("MESSAGE_TOO_LARGE");
-      outcome.error = String((error as McpkitError).details?.name);
+      outcome.error = String((error as McpkitError).details?.option);
       break;
     }
     watch?.(decoder);

@@ -1,6 +1,7 @@
 import { decodeMessage, encodeMessage, parseMessage, requestIdOf } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import { limitError } from "../jsonrpc/limit-error.js";
 import type { JsonRpcMessage, RequestId } from "../jsonrpc/message.js";
 
 const NEWLINE = 0x0a;
@@ -68,7 +69,9 @@ export class FrameDecoder {
       if (newline < 0) break;
       if (handed >= maxFrames) return start;
       const length = this.pendingBytes + (newline - start);
-      if (length > this.limits.maxFrameBytes) throw tooLarge("maxFrameBytes", this.limits.maxFrameBytes);
+      if (length > this.limits.maxFrameBytes) {
+        throw tooLarge("maxFrameBytes", this.limits.maxFrameBytes, length, false);
+      }
       if (this.pendingBytes === 0) {
         // The whole frame is in this chunk: decoded from it in place, no copy.
         if (this.emit(chunk, start, newline)) handed++;
@@ -83,11 +86,12 @@ export class FrameDecoder {
     }
     const rest = chunk.length - start;
     if (rest === 0) return chunk.length;
+    // No newline yet: the frame is at least this long.
     if (this.pendingBytes + rest > this.limits.maxFrameBytes) {
-      throw tooLarge("maxFrameBytes", this.limits.maxFrameBytes);
+      throw tooLarge("maxFrameBytes", this.limits.maxFrameBytes, this.pendingBytes + rest, true);
     }
     if (this.pendingBytes + rest > this.limits.maxPendingBytes) {
-      throw tooLarge("maxPendingStdoutBytes", this.limits.maxPendingBytes);
+      throw tooLarge("maxPendingStdoutBytes", this.limits.maxPendingBytes, this.pendingBytes + rest, true);
     }
     // Copy: the stream may reuse the chunk's memory.
     this.pending.push(Buffer.from(chunk.subarray(start)));
@@ -163,7 +167,7 @@ export function encodeFrame(message: JsonRpcMessage, maxBytes: number): string {
     return `${encodeMessage(message, maxBytes)}\n`;
   } catch (error) {
     if (error instanceof McpkitError && error.code === "MESSAGE_TOO_LARGE") {
-      throw tooLarge("maxOutboundFrameBytes", maxBytes);
+      throw tooLarge("maxOutboundFrameBytes", maxBytes, Number(error.details?.size), false);
     }
     throw error;
   }
@@ -171,23 +175,28 @@ export function encodeFrame(message: JsonRpcMessage, maxBytes: number): string {
 
 /**
  * The transport-level error for a decoder failure while reading `stream` ("stdout", "input"): a limit crossed
- * keeps `MESSAGE_TOO_LARGE` with the policy key in `details.name`; anything else is a `TRANSPORT` failure.
+ * keeps `MESSAGE_TOO_LARGE` with the policy key in `details.option`, its value and the size seen; anything else
+ * is a `TRANSPORT` failure.
  */
 export function inboundLimitError(error: unknown, stream: { frame: string; pending: string }): McpkitError {
   if (!(error instanceof McpkitError) || error.code !== "MESSAGE_TOO_LARGE") {
     return new McpkitError("TRANSPORT", `could not read ${stream.pending}`, { cause: error });
   }
-  const limit = error.details?.limit;
-  const name = error.details?.name === "maxPendingStdoutBytes" ? "maxPendingStdoutBytes" : "maxFrameBytes";
-  const what = name === "maxFrameBytes" ? stream.frame : `${stream.pending} waiting for a newline`;
-  return new McpkitError("MESSAGE_TOO_LARGE", `${what} exceeds ${name} (${String(limit)} bytes)`, {
-    details: { limit, name },
+  const option =
+    error.details?.option === "maxPendingStdoutBytes" ? "maxPendingStdoutBytes" : "maxFrameBytes";
+  const what = option === "maxFrameBytes" ? stream.frame : `${stream.pending} waiting for a newline`;
+  const facts = { option, limit: Number(error.details?.limit), size: Number(error.details?.size) };
+  return limitError("MESSAGE_TOO_LARGE", what, facts, {
+    atLeast: error.details?.atLeast === true,
     cause: error,
   });
 }
 
-function tooLarge(limit: string, bytes: number): McpkitError {
-  return new McpkitError("MESSAGE_TOO_LARGE", `frame exceeds ${limit} (${bytes} bytes)`, {
-    details: { limit: bytes, name: limit },
-  });
+function tooLarge(option: string, limit: number, size: number, atLeast: boolean): McpkitError {
+  return limitError(
+    "MESSAGE_TOO_LARGE",
+    "frame",
+    { option, limit, size },
+    { atLeast, extra: atLeast ? { atLeast } : {} },
+  );
 }

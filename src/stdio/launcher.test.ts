@@ -171,8 +171,8 @@ describe("launchStdio runtime", () => {
     expect(error).toBeInstanceOf(McpkitError);
     expect(error).toMatchObject({
       code: "MESSAGE_TOO_LARGE",
-      message: expect.stringContaining("maxOutboundFrameBytes (200 bytes)"),
-      details: { name: "maxOutboundFrameBytes", limit: 200 },
+      message: expect.stringMatching(/^frame: \d+ bytes, over maxOutboundFrameBytes \(200\)$/),
+      details: { option: "maxOutboundFrameBytes", limit: 200 },
     });
     expect(resultOf(await p.request("lines"))).toEqual({ lines: 1 });
     expect(resultOf(await p.request("echo", { ok: true }))).toEqual({ ok: true });

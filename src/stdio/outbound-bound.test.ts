@@ -60,8 +60,13 @@ describe("StdioServerTransport: its own errors stay within maxOutboundFrameBytes
       jsonrpc: "2.0",
       error: {
         code: -32603,
-        message: `Response exceeds the server's maxOutboundFrameBytes (${LIMIT} bytes)`,
-        data: { reason: "response_too_large", limit: LIMIT },
+        message: `Response too large for the server's stdio frame: ${LIMIT - 20 + 37} bytes, over maxOutboundFrameBytes (${LIMIT})`,
+        data: {
+          option: "maxOutboundFrameBytes",
+          limit: LIMIT,
+          size: LIMIT - 20 + 37,
+          reason: "response_too_large",
+        },
       },
     });
   });

@@ -144,8 +144,8 @@ describe("StdioServerTransport: limits", () => {
     await until(() => t.closes.length === 1);
     const error = limitError(t.closes[0]);
     expect(error.code).toBe("MESSAGE_TOO_LARGE");
-    expect(error.details).toEqual({ limit: 100, name: "maxFrameBytes" });
-    expect(error.message).toContain("maxFrameBytes (100 bytes)");
+    expect(error.details).toEqual({ option: "maxFrameBytes", limit: 100, size: 260 });
+    expect(error.message).toBe("an inbound frame: 260 bytes, over maxFrameBytes (100)");
     // Nothing after the oversized frame is delivered, and the transport is closed for sending.
     t.write(PING);
     await new Promise((r) => setTimeout(r, 10));
@@ -160,7 +160,7 @@ describe("StdioServerTransport: limits", () => {
     const t = await started({ policy: { maxFrameBytes: 100 } });
     for (let i = 0; i < 3; i++) t.input.write("y".repeat(40));
     await until(() => t.closes.length === 1);
-    expect(limitError(t.closes[0]).details).toEqual({ limit: 100, name: "maxFrameBytes" });
+    expect(limitError(t.closes[0]).details).toEqual({ option: "maxFrameBytes", limit: 100, size: 120 });
   });
 
   it("closes with MESSAGE_TOO_LARGE naming maxPendingStdoutBytes when buffered input overflows", async () => {
@@ -169,7 +169,7 @@ describe("StdioServerTransport: limits", () => {
     await until(() => t.closes.length === 1);
     const error = limitError(t.closes[0]);
     expect(error.code).toBe("MESSAGE_TOO_LARGE");
-    expect(error.details).toEqual({ limit: 500, name: "maxPendingStdoutBytes" });
+    expect(error.details).toEqual({ option: "maxPendingStdoutBytes", limit: 500, size: 600 });
   });
 
   it("rejects an oversized outbound message before writing it; a response becomes a -32603 for its id", async () => {
@@ -186,7 +186,7 @@ describe("StdioServerTransport: limits", () => {
     expect(notification).toBeInstanceOf(McpkitError);
     expect(notification).toMatchObject({
       code: "MESSAGE_TOO_LARGE",
-      details: { limit: 64, name: "maxOutboundFrameBytes" },
+      details: { option: "maxOutboundFrameBytes", limit: 64 },
     });
     await expect(
       t.transport.send({ jsonrpc: "2.0", id: 9, result: { text: "y".repeat(100) } }),
@@ -198,8 +198,9 @@ describe("StdioServerTransport: limits", () => {
         id: 9,
         error: {
           code: -32603,
-          message: "Response exceeds the server's maxOutboundFrameBytes (64 bytes)",
-          data: { reason: "response_too_large", limit: 64 },
+          message:
+            "Response too large for the server's stdio frame: 145 bytes, over maxOutboundFrameBytes (64)",
+          data: { option: "maxOutboundFrameBytes", limit: 64, size: 145, reason: "response_too_large" },
         },
       },
     ]);
@@ -467,7 +468,7 @@ describe("serving a Server on stdio streams", () => {
     io.write({ ...INITIALIZE, params: { ...INITIALIZE.params, pad: "p".repeat(64) } });
     await expect(served).rejects.toMatchObject({
       code: "MESSAGE_TOO_LARGE",
-      details: { name: "maxFrameBytes", limit: 64 },
+      details: { option: "maxFrameBytes", limit: 64 },
     });
   });
 });
@@ -527,7 +528,7 @@ describe("a real subprocess on stdin/stdout", () => {
     p.send({ ...INITIALIZE, params: { ...INITIALIZE.params, pad: "p".repeat(300) } });
     expect(await p.exited).toBe(1);
     expect(p.lines()).toEqual([]);
-    expect(p.stderr()).toContain("MESSAGE_TOO_LARGE: an inbound frame exceeds maxFrameBytes (256 bytes)");
+    expect(p.stderr()).toContain("over maxFrameBytes (256)");
   });
 });
 

@@ -3,6 +3,7 @@ import { exceedsUtf8, unencodableResponse } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { nonNegativeInteger } from "../jsonrpc/config-check.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import { limitDetails, limitMessage } from "../jsonrpc/limit-error.js";
 import {
   isObject,
   isRequest,
@@ -80,7 +81,8 @@ interface DrainWaiter {
  *   JSON-RPC error (-32700 or -32600), carrying the id of a malformed request whose id could be read; the
  *   connection goes on.
  * - An inbound frame over `maxFrameBytes`, or more than `maxPendingStdoutBytes` waiting for a newline, closes
- *   the transport with `McpkitError` `MESSAGE_TOO_LARGE` naming the limit (`details.name`, `details.limit`).
+ *   the transport with `McpkitError` `MESSAGE_TOO_LARGE` naming the limit (`details.option`, `details.limit`,
+ *   `details.size`).
  * - An outbound message over `maxOutboundFrameBytes` rejects `send()` with `MESSAGE_TOO_LARGE` and is not
  *   written; when it is a response, the peer gets a -32603 error for that id instead, so it does not wait.
  * - Output backpressure is respected: while the output has not drained, further writes wait and the input is
@@ -439,16 +441,16 @@ function ioError(message: string, cause?: Error): McpkitError {
 /** The -32603 answer sent in place of a response that could not be sent (too large, or not encodable). */
 function unsendableResponse(id: RequestId, error: unknown, limit: number): JsonRpcErrorResponse {
   const tooLarge = error instanceof McpkitError && error.code === "MESSAGE_TOO_LARGE";
+  if (!tooLarge) return { jsonrpc: "2.0", id, error: unencodableResponse(id).error };
+  const facts = { option: "maxOutboundFrameBytes", limit, size: Number(error.details?.size) };
   return {
     jsonrpc: "2.0",
     id,
-    error: tooLarge
-      ? {
-          code: ErrorCode.InternalError,
-          message: `Response exceeds the server's maxOutboundFrameBytes (${limit} bytes)`,
-          data: { reason: "response_too_large", limit },
-        }
-      : unencodableResponse(id).error,
+    error: {
+      code: ErrorCode.InternalError,
+      message: limitMessage("Response too large for the server's stdio frame", facts),
+      data: limitDetails(facts, { reason: "response_too_large" }),
+    },
   };
 }
 

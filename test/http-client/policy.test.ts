@@ -84,10 +84,10 @@ describe("the policy object", () => {
   it("has the documented defaults, and gateway has the same values", () => {
     const policy = httpClientPolicy();
     expect(policy).toEqual({
-      maxRequestBytes: 1_000_000,
-      maxResponseBytes: 1_000_000,
-      maxDecodedResponseBytes: 1_000_000,
-      maxSseEventBytes: 1_000_000,
+      maxRequestBytes: 8_000_000,
+      maxResponseBytes: 8_000_000,
+      maxDecodedResponseBytes: 8_000_000,
+      maxSseEventBytes: 8_000_000,
       maxConcurrentRequests: 64,
       allowNonLoopbackHttp: false,
       connectTimeoutMs: 5_000,

@@ -161,7 +161,11 @@ describe("Express 5", () => {
     const big = await post(url, { text: "x".repeat(3_000) });
     expect(big.status).toBe(413);
     expect(big.messages[0]).toMatchObject({
-      error: { code: -32600, message: "Request body too large", data: { limit: 2_000 } },
+      error: {
+        code: -32600,
+        message: expect.stringMatching(/^Request body too large: \d+ bytes, over maxBodyBytes \(2000\)$/),
+        data: { option: "maxBodyBytes", limit: 2_000 },
+      },
     });
     // Multi-byte characters count as their UTF-8 bytes: 700 × "✓" is 2,100 bytes, 700 characters.
     expect((await post(url, { text: "✓".repeat(700) })).status).toBe(413);

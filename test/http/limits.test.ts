@@ -46,7 +46,14 @@ describe("request body limit", () => {
     const reply = await peer.send(over.message, { body: over.text });
     expect(reply.status).toBe(413);
     expect(reply.messages).toEqual([
-      { jsonrpc: "2.0", error: { code: -32600, message: "Request body too large", data: { limit: 1_000 } } },
+      {
+        jsonrpc: "2.0",
+        error: {
+          code: -32600,
+          message: "Request body too large: 1001 bytes, over maxBodyBytes (1000)",
+          data: { option: "maxBodyBytes", limit: 1_000, size: 1_001 },
+        },
+      },
     ]);
   });
 
@@ -56,7 +63,12 @@ describe("request body limit", () => {
     const chunks = Array.from({ length: 10 }, () => new Uint8Array(300).fill(0x20));
     const reply = await raw(url, { headers: peer.headersFor(peer.request("tools/list")), body: chunks });
     expect(reply.status).toBe(413);
-    expect(reply.messages[0]).toMatchObject({ error: { code: -32600, message: "Request body too large" } });
+    expect(reply.messages[0]).toMatchObject({
+      error: {
+        code: -32600,
+        message: expect.stringMatching(/^Request body too large: \d+ bytes, over maxBodyBytes \(1000\)$/),
+      },
+    });
   });
 
   it("refuses a declared Content-Length over the default 8,000,000 bytes", async () => {
@@ -92,8 +104,13 @@ describe("response limit", () => {
         id: request.id,
         error: {
           code: -32603,
-          message: "Response too large",
-          data: { reason: "response_too_large", limit: 2_000 },
+          message: expect.stringMatching(/^Response too large: \d+ bytes, over maxResponseBytes \(2000\)$/),
+          data: {
+            option: "maxResponseBytes",
+            limit: 2_000,
+            size: expect.any(Number),
+            reason: "response_too_large",
+          },
         },
       },
     ]);
@@ -243,8 +260,13 @@ describe("answers that would repeat a huge id or method name (found by the fuzz 
       jsonrpc: "2.0",
       error: {
         code: -32603,
-        message: "Response too large",
-        data: { reason: "response_too_large", limit: LIMIT },
+        message: expect.stringMatching(/^Response too large: \d+ bytes, over maxResponseBytes \(\d+\)$/),
+        data: {
+          option: "maxResponseBytes",
+          limit: LIMIT,
+          size: expect.any(Number),
+          reason: "response_too_large",
+        },
       },
     });
   });

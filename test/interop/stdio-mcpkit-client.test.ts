@@ -84,7 +84,14 @@ describe.each([MODERN as Era, LEGACY as Era])(
         (error: unknown) => error,
       );
       expect(tooBig).toBeInstanceOf(JsonRpcError);
-      expect(tooBig).toMatchObject({ code: -32603, data: { reason: "response_too_large", limit: 4_096 } });
+      // The error names the option to raise, its value and the size seen.
+      expect(tooBig).toMatchObject({
+        code: -32603,
+        message: expect.stringMatching(/: \d+ bytes, over maxOutboundFrameBytes \(4096\)$/),
+        data: { reason: "response_too_large", option: "maxOutboundFrameBytes", limit: 4_096 },
+      });
+      expect((tooBig as JsonRpcError).data).toMatchObject({ size: expect.any(Number) });
+      expect(((tooBig as JsonRpcError).data as { size: number }).size).toBeGreaterThan(10_000);
       // The connection goes on.
       const small = await client.callTool("big", { bytes: 100 });
       expect(small.isError).toBeUndefined();
@@ -106,6 +113,6 @@ describe("mcpkit Client -> mcpkit stdio server subprocess: limits", () => {
     expect(Date.now() - began).toBeLessThan(2_000);
     await launched.closed;
     expect(launched.exit).toEqual({ code: 1, signal: null });
-    expect(stderr()).toContain("MESSAGE_TOO_LARGE: an inbound frame exceeds maxFrameBytes (2048 bytes)");
+    expect(stderr()).toContain("over maxFrameBytes (2048)");
   });
 });

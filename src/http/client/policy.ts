@@ -1,22 +1,27 @@
 import { optionError, positiveInteger } from "../../jsonrpc/config-check.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import { presetPolicy } from "../../jsonrpc/preset-policy.js";
+import { HTTP_MESSAGE_BYTES } from "../../protocol/limits.js";
 
 /**
  * The bounds and trust settings of a Streamable HTTP client connection. Build one with {@link httpClientPolicy};
  * every field is checked and unknown keys are rejected.
  */
 export interface HttpClientSecurityPolicy {
-  /** Largest request body (one JSON-RPC message) in bytes; a larger one fails before anything is sent. */
+  /**
+   * Largest request body (one JSON-RPC message) in bytes; a larger one fails before anything is sent (default
+   * 8,000,000, a default server's `maxBodyBytes`).
+   */
   readonly maxRequestBytes: number;
   /**
    * Largest response body in bytes as it arrives (a JSON body, or a whole POST SSE stream), counted before
-   * decoding; a declared `Content-Length` over it is refused without reading.
+   * decoding; a declared `Content-Length` over it is refused without reading (default 8,000,000: whatever a
+   * default server sends, whose `maxResponseBytes` is the same).
    */
   readonly maxResponseBytes: number;
-  /** Largest response body after any content decoding the platform did, counted as the bytes stream in. */
+  /** Largest response body after any content decoding the platform did, counted as the bytes stream in (8,000,000). */
   readonly maxDecodedResponseBytes: number;
-  /** Largest SSE event in bytes (its lines up to the blank line), counted before decoding. */
+  /** Largest SSE event in bytes (its lines up to the blank line), counted before decoding (default 8,000,000). */
   readonly maxSseEventBytes: number;
   /** HTTP requests in flight at once; more wait for a slot within their own deadline. */
   readonly maxConcurrentRequests: number;
@@ -39,10 +44,11 @@ export interface HttpClientSecurityPolicy {
 }
 
 const DEFAULT_POLICY: HttpClientSecurityPolicy = Object.freeze({
-  maxRequestBytes: 1_000_000,
-  maxResponseBytes: 1_000_000,
-  maxDecodedResponseBytes: 1_000_000,
-  maxSseEventBytes: 1_000_000,
+  // What a default HTTP server accepts and sends (its maxBodyBytes and maxResponseBytes): the defaults agree.
+  maxRequestBytes: HTTP_MESSAGE_BYTES,
+  maxResponseBytes: HTTP_MESSAGE_BYTES,
+  maxDecodedResponseBytes: HTTP_MESSAGE_BYTES,
+  maxSseEventBytes: HTTP_MESSAGE_BYTES,
   maxConcurrentRequests: 64,
   allowNonLoopbackHttp: false,
   connectTimeoutMs: 5_000,

@@ -2,6 +2,7 @@ import { AbortLinks, type AbortTarget } from "../../jsonrpc/abort-links.js";
 import { joinChunks } from "../../jsonrpc/codec.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import type { AbortLike } from "../../jsonrpc/lazy-abort.js";
+import { limitError } from "../../jsonrpc/limit-error.js";
 import { copyInto } from "../../jsonrpc/shallow-copy.js";
 import { type QueuedTimeout, sharedTimerQueue, type TimerQueue } from "../../jsonrpc/timer-queue.js";
 import { type AuthChallenge, type HttpAuthProvider, MAX_AUTH_RETRIES } from "./auth-provider.js";
@@ -445,12 +446,12 @@ export class OpenResponse {
       const declared = Number(this.header("content-length"));
       const { maxResponseBytes, maxDecodedResponseBytes } = this.policy;
       if (whole && Number.isFinite(declared) && declared > maxResponseBytes) {
-        throw tooLarge("response_too_large", maxResponseBytes);
+        throw tooLarge("response_too_large", "maxResponseBytes", maxResponseBytes, declared, false);
       }
-      const [limit, reason] =
+      const [limit, reason, option] =
         encoded || maxDecodedResponseBytes < maxResponseBytes
-          ? [maxDecodedResponseBytes, "decoded_response_too_large"]
-          : [maxResponseBytes, "response_too_large"];
+          ? [maxDecodedResponseBytes, "decoded_response_too_large", "maxDecodedResponseBytes"]
+          : [maxResponseBytes, "response_too_large", "maxResponseBytes"];
       let total = 0;
       let wire = 0;
       let stopped: { error: unknown } | undefined;
@@ -459,7 +460,7 @@ export class OpenResponse {
           if (control.aborted) throw control.reason;
           control.progressed();
           total += chunk.byteLength;
-          if (whole && total > limit) throw tooLarge(reason, limit);
+          if (whole && total > limit) throw tooLarge(reason, option, limit, total, true);
           return onChunk(chunk);
         } catch (error) {
           stopped ??= { error };
@@ -471,7 +472,13 @@ export class OpenResponse {
           ? (bytes: number) => {
               wire += bytes;
               if (wire > maxResponseBytes) {
-                const error = tooLarge("response_too_large", maxResponseBytes);
+                const error = tooLarge(
+                  "response_too_large",
+                  "maxResponseBytes",
+                  maxResponseBytes,
+                  wire,
+                  true,
+                );
                 stopped ??= { error };
                 throw error;
               }
@@ -522,8 +529,17 @@ export class OpenResponse {
   }
 }
 
-function tooLarge(reason: string, limit: number): McpkitError {
-  return new McpkitError("MESSAGE_TOO_LARGE", `the HTTP response exceeds the ${limit} byte limit`, {
-    details: { reason, limit },
-  });
+function tooLarge(
+  reason: string,
+  option: string,
+  limit: number,
+  size: number,
+  atLeast: boolean,
+): McpkitError {
+  return limitError(
+    "MESSAGE_TOO_LARGE",
+    "the HTTP response",
+    { option, limit, size },
+    { atLeast, extra: { reason } },
+  );
 }

@@ -65,7 +65,13 @@ describe("SseParser", () => {
     expect(over).toThrow(
       expect.objectContaining({
         code: "MESSAGE_TOO_LARGE",
-        details: { reason: "sse_event_too_large", limit: 100 },
+        message: expect.stringMatching(/^an SSE event: at least \d+ bytes, over maxSseEventBytes \(100\)$/),
+        details: {
+          option: "maxSseEventBytes",
+          limit: 100,
+          size: expect.any(Number),
+          reason: "sse_event_too_large",
+        },
       }),
     );
     // Many small events never add up: the count starts over at each blank line.

@@ -1,4 +1,4 @@
-import { McpkitError } from "../../jsonrpc/errors.js";
+import { limitError } from "../../jsonrpc/limit-error.js";
 
 /** One dispatched server-sent event. */
 export interface SseEvent {
@@ -104,12 +104,11 @@ export class SseParser {
   private count(bytes: number): void {
     this.eventBytes += bytes;
     if (this.eventBytes > this.maxEventBytes) {
-      throw new McpkitError(
+      throw limitError(
         "MESSAGE_TOO_LARGE",
-        `an SSE event exceeds the ${this.maxEventBytes} byte limit`,
-        {
-          details: { reason: "sse_event_too_large", limit: this.maxEventBytes },
-        },
+        "an SSE event",
+        { option: "maxSseEventBytes", limit: this.maxEventBytes, size: this.eventBytes },
+        { atLeast: true, extra: { reason: "sse_event_too_large" } },
       );
     }
   }

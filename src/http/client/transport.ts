@@ -3,6 +3,7 @@ import { ErrorCode } from "../../jsonrpc/codes.js";
 import { checkKeys, optionError } from "../../jsonrpc/config-check.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import { type AbortLike, abortOf } from "../../jsonrpc/lazy-abort.js";
+import { limitError } from "../../jsonrpc/limit-error.js";
 import {
   isNotification,
   isObject,
@@ -519,13 +520,8 @@ export class StreamableHttpClientTransport implements Transport {
   private encode(message: JsonRpcMessage): string {
     const body = JSON.stringify(message);
     if (body.length > this.policy.maxRequestBytes && utf8Length(body) > this.policy.maxRequestBytes) {
-      throw new McpkitError(
-        "MESSAGE_TOO_LARGE",
-        `the request exceeds the ${this.policy.maxRequestBytes} byte limit`,
-        {
-          details: { reason: "request_too_large", limit: this.policy.maxRequestBytes },
-        },
-      );
+      const facts = { option: "maxRequestBytes", limit: this.policy.maxRequestBytes, size: utf8Length(body) };
+      throw limitError("MESSAGE_TOO_LARGE", "the request", facts, { extra: { reason: "request_too_large" } });
     }
     return body;
   }

@@ -3,6 +3,7 @@ import { exceedsUtf8, unencodableResponse, utf8Length } from "../../jsonrpc/code
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import { LazyAbort } from "../../jsonrpc/lazy-abort.js";
+import { limitDetails, limitError, limitMessage } from "../../jsonrpc/limit-error.js";
 import type {
   JsonRpcMessage,
   JsonRpcNotification,
@@ -136,10 +137,10 @@ export class ResponseExchange {
     if (this.state === "done") throw new McpkitError("CLOSED", "the response stream has ended");
     const json = JSON.stringify(message);
     const stream = this.stream ?? this.commit({});
-    if (stream.bytesWritten + SseStream.eventSize(json) > this.options.maxResponseBytes) {
-      throw new McpkitError("MESSAGE_TOO_LARGE", "the message would pass maxResponseBytes", {
-        details: { limit: this.options.maxResponseBytes },
-      });
+    const size = stream.bytesWritten + SseStream.eventSize(json);
+    if (size > this.options.maxResponseBytes) {
+      const facts = { option: "maxResponseBytes", limit: this.options.maxResponseBytes, size };
+      throw limitError("MESSAGE_TOO_LARGE", "the response stream with this message", facts);
     }
     stream.event(json);
     await stream.drained();
@@ -171,13 +172,13 @@ export class ResponseExchange {
         limit: this.options.maxResponseBytes,
         size,
       });
-      json = JSON.stringify(this.tooLarge(response.id));
+      json = JSON.stringify(this.tooLarge(response.id, sent + size));
       // An id so long that this error would pass the bound too: it goes without the id.
       const room =
         this.state === "pending"
           ? this.options.maxResponseBytes
           : this.options.maxResponseBytes - sent - SseStream.eventSize("");
-      if (exceedsUtf8(json, room)) json = JSON.stringify(this.tooLarge(undefined));
+      if (exceedsUtf8(json, room)) json = JSON.stringify(this.tooLarge(undefined, sent + size));
     }
     if (this.state === "pending") {
       if (asJson || tooLarge) {
@@ -215,11 +216,12 @@ export class ResponseExchange {
     }
   }
 
-  private tooLarge(id: RequestId | undefined): JsonRpcResponse {
+  private tooLarge(id: RequestId | undefined, size: number): JsonRpcResponse {
+    const facts = { option: "maxResponseBytes", limit: this.options.maxResponseBytes, size };
     const error = {
       code: ErrorCode.InternalError,
-      message: "Response too large",
-      data: { reason: "response_too_large", limit: this.options.maxResponseBytes },
+      message: limitMessage("Response too large", facts),
+      data: limitDetails(facts, { reason: "response_too_large" }),
     };
     return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
   }

@@ -281,7 +281,7 @@ function forwardedView(message: ForwardedRequest, gone: (() => void)[]): Request
     forwarded: true,
     header: (name) => headers.get(name) ?? null,
     body: async (maxBytes) => {
-      if (bytes.byteLength > maxBytes) throw bodyTooLarge(maxBytes);
+      if (bytes.byteLength > maxBytes) throw bodyTooLarge(maxBytes, bytes.byteLength);
       return bytes;
     },
     onGone: (callback) => {

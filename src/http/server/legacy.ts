@@ -1,5 +1,6 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
+import { limitError } from "../../jsonrpc/limit-error.js";
 import type {
   JsonRpcMessage,
   JsonRpcNotification,
@@ -176,10 +177,10 @@ async function sendOnGetStream(
     throw new McpkitError("CLOSED", "no GET stream open to carry a server-to-client request");
   }
   const json = JSON.stringify(message);
-  if (SseStream.eventSize(json) > endpoint.config.maxResponseBytes) {
-    throw new McpkitError("MESSAGE_TOO_LARGE", "the message would pass maxResponseBytes", {
-      details: { limit: endpoint.config.maxResponseBytes },
-    });
+  const size = SseStream.eventSize(json);
+  if (size > endpoint.config.maxResponseBytes) {
+    const facts = { option: "maxResponseBytes", limit: endpoint.config.maxResponseBytes, size };
+    throw limitError("MESSAGE_TOO_LARGE", "the GET stream event", facts);
   }
   stream.event(json);
   await stream.drained();

@@ -8,6 +8,7 @@ import {
 } from "../../jsonrpc/config-check.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import { isObject, type JsonRpcMessage } from "../../jsonrpc/message.js";
+import { HTTP_MESSAGE_BYTES } from "../../protocol/limits.js";
 import { type HeaderParam, headerParamsOf } from "../../protocol/routing-headers.js";
 import {
   compileOriginPolicy,
@@ -208,8 +209,13 @@ export function buildHttpConfig(options: HttpHandlerOptions): HttpConfig {
   }
   return Object.freeze({
     policy,
-    maxBodyBytes: positiveInteger(options.maxBodyBytes, 8_000_000, "maxBodyBytes", PREFIX),
-    maxResponseBytes: positiveInteger(options.maxResponseBytes, 8_000_000, "maxResponseBytes", PREFIX),
+    maxBodyBytes: positiveInteger(options.maxBodyBytes, HTTP_MESSAGE_BYTES, "maxBodyBytes", PREFIX),
+    maxResponseBytes: positiveInteger(
+      options.maxResponseBytes,
+      HTTP_MESSAGE_BYTES,
+      "maxResponseBytes",
+      PREFIX,
+    ),
     enableJsonResponse: options.enableJsonResponse ?? false,
     keepAliveMs: nonNegativeInteger(options.keepAliveMs, 8_000, "keepAliveMs", PREFIX),
     legacySseTimeoutMs: positiveInteger(options.legacySseTimeoutMs, 25_000, "legacySseTimeoutMs", PREFIX),

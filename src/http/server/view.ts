@@ -1,5 +1,6 @@
 import { joinChunks } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
+import { limitDetails, limitMessage } from "../../jsonrpc/limit-error.js";
 import { refusal } from "./responses.js";
 
 /**
@@ -62,9 +63,18 @@ export function webView(request: Request, context?: HttpRequestContext): Request
   };
 }
 
-/** The 413 refusal of a body past `maxBytes`. */
-export function bodyTooLarge(maxBytes: number) {
-  return refusal(413, ErrorCode.InvalidRequest, "Request body too large", { limit: maxBytes });
+/**
+ * The 413 refusal of a body past `maxBytes` (the handler's `maxBodyBytes`); `size` is the bytes seen: the
+ * declared `Content-Length`, or what streamed in up to the chunk that crossed the limit (at least that much).
+ */
+export function bodyTooLarge(maxBytes: number, size: number) {
+  const facts = { option: "maxBodyBytes", limit: maxBytes, size };
+  return refusal(
+    413,
+    ErrorCode.InvalidRequest,
+    limitMessage("Request body too large", facts),
+    limitDetails(facts),
+  );
 }
 
 /** True when a declared `Content-Length` is a number over `maxBytes`. */
@@ -81,7 +91,7 @@ export function declaredTooLarge(declared: string | null | undefined, maxBytes: 
 async function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {
   if (declaredTooLarge(request.headers.get("content-length"), maxBytes)) {
     await request.body?.cancel().catch(() => {});
-    throw bodyTooLarge(maxBytes);
+    throw bodyTooLarge(maxBytes, Number(request.headers.get("content-length")));
   }
   const body = request.body;
   if (body === null) return new Uint8Array(0);
@@ -94,7 +104,7 @@ async function readBody(request: Request, maxBytes: number): Promise<Uint8Array>
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw bodyTooLarge(maxBytes);
+      throw bodyTooLarge(maxBytes, total);
     }
     chunks.push(value);
   }
