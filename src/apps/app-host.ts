@@ -4,7 +4,7 @@ import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import type { Implementation } from "../protocol/types/common.js";
 import type { CallToolResult, Tool } from "../protocol/types/tools.js";
 import { bridgeBounds } from "./bridge-options.js";
-import { BRIDGE_METHODS as M } from "./constants.js";
+import { BRIDGE_PROTOCOL_VERSION, BRIDGE_METHODS as M, SUPPORTED_BRIDGE_VERSIONS } from "./constants.js";
 import type { AppHostOptions } from "./host-options.js";
 import { hostRequest } from "./host-requests.js";
 import { BridgeLifecycle, type BridgePhase } from "./lifecycle.js";
@@ -258,10 +258,12 @@ export class AppHost {
         "ui/initialize needs protocolVersion, appInfo and appCapabilities",
       );
     }
-    const supported = protocolVersion === "2026-01-26";
+    // As the reference host: a supported version is answered as asked, any other with the latest (or refused).
+    const supported = SUPPORTED_BRIDGE_VERSIONS.includes(protocolVersion);
     if (!supported && this.options.strictVersion === true) {
       throw new JsonRpcError(ErrorCode.InvalidParams, `unsupported bridge version ${protocolVersion}`, {
-        supported: ["2026-01-26"],
+        supported: [...SUPPORTED_BRIDGE_VERSIONS],
+        requested: protocolVersion,
       });
     }
     this.init = {
@@ -271,7 +273,7 @@ export class AppHost {
     };
     this.answered = true;
     return {
-      protocolVersion: "2026-01-26",
+      protocolVersion: supported ? protocolVersion : BRIDGE_PROTOCOL_VERSION,
       hostInfo: this.options.hostInfo,
       hostCapabilities: this.hostCapabilities,
       hostContext: this.hostContext,
