@@ -35,6 +35,19 @@ const isId = (id: unknown): id is string | number =>
 export const isNotificationMethod = (method: string): boolean =>
   method.startsWith("notifications/") || method.startsWith("ui/notifications/");
 
+/** Why a message with a method is malformed, or `undefined` when it is a well-formed request or notification. */
+function malformed(message: { [key: string]: unknown }, method: unknown, id: unknown): string | undefined {
+  if (typeof method !== "string" || method === "") return "method must be a non-empty string";
+  if ("result" in message || "error" in message) {
+    return `a message may not carry both a method (${method}) and a result or error`;
+  }
+  if (id !== undefined && !isId(id)) return `the id of ${method} must be a string or an integer`;
+  if (isNotificationMethod(method)) {
+    return id === undefined ? undefined : `${method} is a notification: it takes no id`;
+  }
+  return id === undefined ? `${method} is a request: it needs an id` : undefined;
+}
+
 /**
  * JSON-RPC 2.0 over a {@link BridgeEndpoint}: its own id counter from 0, bounded reads, one deadline per request,
  * key order never relied on. Shared by {@link AppHost} and {@link AppView}.
@@ -155,41 +168,38 @@ export class BridgePeer {
     params: { [key: string]: unknown },
   ): void {
     const hasId = id !== undefined;
-    const refuse = (text: string) => {
+    const wrong = malformed(message, method, id);
+    if (wrong !== undefined) {
       this.handlers.problem({
         kind: "invalid-message",
-        message: `${text}: refused`,
+        message: `${wrong}: refused`,
         ...(typeof method === "string" ? { method } : {}),
       });
       // Answered when the message claims to be a request; by id null when its id is unusable (JSON-RPC 2.0).
-      if (hasId) this.answerError(isId(id) ? id : null, ErrorCode.InvalidRequest, text);
-    };
-    if (typeof method !== "string" || method === "") return refuse("method must be a non-empty string");
-    if ("result" in message || "error" in message) {
-      return refuse(`a message may not carry both a method (${method}) and a result or error`);
-    }
-    if (hasId && !isId(id)) return refuse(`the id of ${method} must be a string or an integer`);
-    if (isNotificationMethod(method)) {
-      if (hasId) return refuse(`${method} is a notification: it takes no id`);
-      this.handlers.notification(method, params);
+      if (hasId) this.answerError(isId(id) ? id : null, ErrorCode.InvalidRequest, wrong);
       return;
     }
-    if (!isId(id)) return refuse(`${method} is a request: it needs an id`);
+    const name = method as string;
+    if (!hasId) {
+      this.handlers.notification(name, params);
+      return;
+    }
+    const requestId = id as string | number;
     if (message.params !== undefined && !isRecord(message.params)) {
-      this.answerError(id, ErrorCode.InvalidParams, "params must be an object");
+      this.answerError(requestId, ErrorCode.InvalidParams, "params must be an object");
       return;
     }
     Promise.resolve()
-      .then(() => this.handlers.request(method, params))
+      .then(() => this.handlers.request(name, params))
       .then(
-        (result) => this.post({ jsonrpc: "2.0", id, result: isRecord(result) ? result : {} }),
+        (result) => this.post({ jsonrpc: "2.0", id: requestId, result: isRecord(result) ? result : {} }),
         (error: unknown) => {
           if (error instanceof JsonRpcError) {
-            this.post({ jsonrpc: "2.0", id, error: error.toJSON() });
+            this.post({ jsonrpc: "2.0", id: requestId, error: error.toJSON() });
             return;
           }
-          this.handlers.problem({ kind: "handler", message: String(error), method });
-          this.answerError(id, ErrorCode.InternalError, "Internal error");
+          this.handlers.problem({ kind: "handler", message: String(error), method: name });
+          this.answerError(requestId, ErrorCode.InternalError, "Internal error");
         },
       );
   }
