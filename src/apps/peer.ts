@@ -1,3 +1,4 @@
+import type { Clock } from "../jsonrpc/clock.js";
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import { type BoundsProblem, type MessageBounds, readBounded } from "./bounds.js";
@@ -20,7 +21,7 @@ export interface PeerHandlers {
 type Pending = {
   resolve(value: unknown): void;
   reject(error: Error): void;
-  timer: ReturnType<typeof setTimeout>;
+  timer: unknown;
 };
 
 function isRecord(value: unknown): value is { [key: string]: unknown } {
@@ -60,7 +61,7 @@ export class BridgePeer {
 
   constructor(
     private readonly endpoint: BridgeEndpoint,
-    private readonly bounds: MessageBounds & { requestTimeoutMs: number; maxPending: number },
+    private readonly bounds: MessageBounds & { requestTimeoutMs: number; maxPending: number; clock: Clock },
     private readonly handlers: PeerHandlers,
   ) {
     this.stop = endpoint.listen((data) => this.receive(data));
@@ -77,7 +78,7 @@ export class BridgePeer {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const ms = timeoutMs ?? this.bounds.requestTimeoutMs;
-      const timer = setTimeout(() => {
+      const timer = this.bounds.clock.setTimeout(() => {
         this.pending.delete(id);
         reject(
           new McpkitError("TIMEOUT", `${method} got no answer within ${ms} ms`, { details: { method } }),
@@ -102,7 +103,7 @@ export class BridgePeer {
     this.closed = true;
     this.stop();
     for (const [id, pending] of this.pending) {
-      clearTimeout(pending.timer);
+      this.bounds.clock.clearTimeout(pending.timer);
       pending.reject(new McpkitError("CLOSED", "the bridge closed"));
       this.pending.delete(id);
     }
@@ -147,7 +148,7 @@ export class BridgePeer {
       return;
     }
     this.pending.delete(id);
-    clearTimeout(pending.timer);
+    this.bounds.clock.clearTimeout(pending.timer);
     const error = message.error;
     if ("result" in message && "error" in message) {
       pending.reject(new McpkitError("PROTOCOL", "an answer carried both result and error: refused"));
