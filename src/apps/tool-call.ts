@@ -3,10 +3,13 @@ import { BRIDGE_METHODS as M } from "./constants.js";
 import type { BridgeLifecycle } from "./lifecycle.js";
 import type { BridgeProblem } from "./peer.js";
 
-/** What a {@link ToolCallCycle} needs of its host. */
+/** What a {@link ToolCallCycle} needs of its host (`AppHost.toolCall()` provides it). */
 export interface ToolCallSender {
+  /** The host's lifecycle: its phase, the current call and its number. */
   readonly lifecycle: BridgeLifecycle;
+  /** Sends a notification to the view under the lifecycle (throws `PROTOCOL` where it forbids it). */
   send(method: string, params: { [key: string]: unknown }): void;
+  /** Reports a dropped send. */
   problem(problem: BridgeProblem): void;
 }
 
