@@ -18,12 +18,16 @@ const sidesSchema = {
 
 /** The dice server: `roll` (model and app) and `reroll` (app only), both showing `viewHtml`. */
 export function appsServer(viewHtml = PLACEHOLDER_VIEW): Server {
+  // Real views are single bundled documents of several MB.
+  const limits = { resourceBytes: 8_000_000 };
   const rollApp = defineApp({
+    limits,
     tool: { name: "roll", description: "Roll a die and show it", inputSchema: sidesSchema },
     resource: { uri: "ui://dice/roll", name: "dice" },
     content: { text: viewHtml, _meta: { ui: { prefersBorder: true } } },
   });
   const rerollApp = defineApp({
+    limits,
     tool: { name: "reroll", description: "Roll again (from the view)", inputSchema: sidesSchema },
     visibility: ["app"],
     resource: { uri: "ui://dice/reroll", name: "dice again" },

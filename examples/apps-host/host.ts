@@ -24,8 +24,21 @@ const log = (line: string) => {
 const withCsp = (html: string, csp: string) =>
   `<meta http-equiv="Content-Security-Policy" content="${csp.replaceAll('"', "&quot;")}">${html}`;
 
+// Real views are single bundled documents of several MB: this host reads up to 8 MB.
+const VIEW_BYTES = 8_000_000;
+// A page may shorten how long a teardown waits for a view that does not answer (?teardownTimeoutMs=200).
+const teardownParam = new URLSearchParams(location.search).get("teardownTimeoutMs");
+const bounds = teardownParam === null ? {} : { teardownTimeoutMs: Number(teardownParam) };
+
 const client = new Client({
-  transport: new StreamableHttpClientTransport({ url: new URL("/mcp", location.href).href }),
+  transport: new StreamableHttpClientTransport({
+    url: new URL("/mcp", location.href).href,
+    policy: {
+      maxResponseBytes: VIEW_BYTES,
+      maxDecodedResponseBytes: VIEW_BYTES,
+      maxSseEventBytes: VIEW_BYTES,
+    },
+  }),
   clientInfo: { name: "apps-host-page", version: "1.0.0" },
   capabilities: { extensions: uiClientCapability() },
 });
@@ -35,7 +48,7 @@ let open: { host: AppHost; iframe: HTMLIFrameElement } | undefined;
 /** Runs an app tool: renders its view, then sends the input and the call's result once the view is ready. */
 async function run(tool: Tool, args: { [key: string]: unknown }): Promise<void> {
   await teardown();
-  const app = await resolveApp(client, tool);
+  const app = await resolveApp(client, tool, { limits: { resourceBytes: VIEW_BYTES } });
   const sandbox = appSandbox(app.ui);
   const iframe = document.createElement("iframe");
   iframe.setAttribute("sandbox", sandbox.sandbox);
@@ -54,30 +67,37 @@ async function run(tool: Tool, args: { [key: string]: unknown }): Promise<void> 
       log(`open-link ${url}`);
       return true;
     },
+    onModelContext: (update) => log(`model context ${JSON.stringify(update.structuredContent)}`),
     onSizeChanged: ({ height }) => {
       if (height !== undefined && height > 0) iframe.style.height = `${Math.min(height, 600)}px`;
     },
     onProblem: (problem) => log(`problem ${problem.kind}: ${problem.message}`),
+    ...bounds,
   });
   open = { host, iframe };
   iframe.srcdoc = withCsp(app.html, sandbox.csp);
   const view = await host.initialized;
   log(`view ${view.appInfo.name} initialized`);
-  host.sendToolInput(args);
+  // The call's handle: if the view is closed (or the call cancelled) before the result, the result is dropped.
+  const call = host.toolCall();
+  call.input(args);
   const result = await client.callTool(tool.name, args);
-  host.sendToolResult(result);
-  log(`result sent: ${result.content[0]?.type === "text" ? result.content[0].text : "?"}`);
+  if (call.result(result)) {
+    log(`result sent: ${result.content[0]?.type === "text" ? result.content[0].text : "?"}`);
+  }
 }
 
-/** Tears the open view down: `ui/resource-teardown`, its answer, then the iframe goes. */
+/**
+ * Tears the open view down: `ui/resource-teardown`, then the iframe goes, whether the view answered, refused or
+ * stayed silent (the wait is bounded by `teardownTimeoutMs`).
+ */
 async function teardown(): Promise<void> {
   if (open === undefined) return;
   const { host, iframe } = open;
   open = undefined;
-  await host.teardown("closed by the user");
-  host.close();
+  const outcome = await host.teardown("closed by the user");
   iframe.remove();
-  log("view torn down");
+  log(outcome.answered ? "view torn down" : `view torn down without its answer (${outcome.error.message})`);
 }
 
 await client.connect();

@@ -1,14 +1,15 @@
 import { ErrorCode } from "../jsonrpc/codes.js";
-import { checkOptions, optionError } from "../jsonrpc/config-check.js";
+import { checkOptions, optionError, positiveInteger } from "../jsonrpc/config-check.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import type { Implementation } from "../protocol/types/common.js";
 import type { CallToolResult, Tool } from "../protocol/types/tools.js";
 import { bridgeBounds } from "./bridge-options.js";
-import { BRIDGE_METHODS as M } from "./constants.js";
+import { BRIDGE_PROTOCOL_VERSION, BRIDGE_METHODS as M, SUPPORTED_BRIDGE_VERSIONS } from "./constants.js";
 import type { AppHostOptions } from "./host-options.js";
 import { hostRequest } from "./host-requests.js";
 import { BridgeLifecycle, type BridgePhase } from "./lifecycle.js";
-import { BridgePeer } from "./peer.js";
+import { BridgePeer, type BridgeProblem } from "./peer.js";
+import { ToolCallCycle } from "./tool-call.js";
 import type {
   AppCapabilities,
   HostCapabilities,
@@ -16,6 +17,9 @@ import type {
   ModelContextUpdate,
   UiInitializeParams,
 } from "./types.js";
+
+/** How a teardown went: the view answered `ui/resource-teardown`, or not (`error`: its refusal, `TIMEOUT`, `CLOSED`). */
+export type TeardownOutcome = { answered: true } | { answered: false; error: Error };
 
 const KEYS = [
   "endpoint",
@@ -39,6 +43,9 @@ const KEYS = [
   "strictVersion",
   "limits",
   "requestTimeoutMs",
+  "teardownTimeoutMs",
+  "clock",
+  "sandboxResource",
 ] as const;
 
 /**
@@ -66,6 +73,8 @@ export class AppHost {
   private lastSize: { width?: number; height?: number } | undefined;
   private resolveInitialized!: (params: UiInitializeParams) => void;
   private toolsCache: Promise<readonly Tool[]> | undefined;
+  private readonly teardownMs: number;
+  private resourceSent = false;
 
   constructor(options: AppHostOptions) {
     const opts = checkOptions(options, KEYS, "options") as AppHostOptions;
@@ -80,7 +89,9 @@ export class AppHost {
     this.initialized = new Promise((resolve) => {
       this.resolveInitialized = resolve;
     });
-    this.peer = new BridgePeer(opts.endpoint, bridgeBounds("options", opts.limits, opts.requestTimeoutMs), {
+    this.teardownMs = positiveInteger(opts.teardownTimeoutMs, 5_000, "options.teardownTimeoutMs");
+    const bounds = bridgeBounds("options", opts.limits, opts.requestTimeoutMs, opts.clock);
+    this.peer = new BridgePeer(opts.endpoint, bounds, {
       request: (method, params) => this.serve(method, params),
       notification: (method, params) => this.notified(method, params),
       problem: (problem) => opts.onProblem?.(problem),
@@ -148,6 +159,29 @@ export class AppHost {
     this.send(M.toolCancelled, reason === undefined ? {} : { reason });
   }
 
+  /**
+   * Begins a tool call for the view and returns its handle (prefer it to the `send*` methods whenever a call can
+   * be cancelled or outlive the view): a late send of an ended, superseded or torn-down call is dropped, never
+   * delivered. A call still open (input sent, no result) is cancelled first (`reason: "superseded"`).
+   */
+  toolCall(): ToolCallCycle {
+    if (this.lifecycle.phase === "torn-down") {
+      throw new McpkitError("PROTOCOL", "the view was torn down; no call can begin", {
+        details: { phase: this.lifecycle.phase },
+      });
+    }
+    const call = this.lifecycle.call;
+    if (this.lifecycle.phase === "ready" && (call === "partial" || call === "input")) {
+      this.send(M.toolCancelled, { reason: "superseded" });
+    }
+    const sender = {
+      lifecycle: this.lifecycle,
+      send: (method: string, params: { [key: string]: unknown }) => this.send(method, params),
+      problem: (problem: BridgeProblem) => this.options.onProblem?.(problem),
+    };
+    return new ToolCallCycle(sender, this.lifecycle.begin());
+  }
+
   /** Merges `changes` into the host context and sends `host-context-changed` with the keys that changed only. */
   setHostContext(changes: HostContext): void {
     const diff: { [key: string]: unknown } = {};
@@ -183,14 +217,30 @@ export class AppHost {
   }
 
   /**
-   * Sends `ui/resource-teardown` and waits for the view's answer (at most `requestTimeoutMs`), then stops the
-   * bridge: remove the iframe after this resolves. Nothing can be sent afterwards.
+   * Sends `ui/resource-teardown` and waits for the view's answer, at most `teardownTimeoutMs` (default 5,000), then
+   * stops the bridge. It resolves in every case (an error answer such as `-32601`, no answer, a closed bridge), so
+   * the caller always goes on to remove the iframe; `answered` says whether the view agreed, `error` why not.
+   * Nothing can be sent afterwards.
+   *
+   * @example
+   * const { answered } = await host.teardown("closed by the user");
+   * iframe.remove(); // whatever the view did
    */
-  async teardown(reason?: string): Promise<void> {
+  async teardown(reason?: string): Promise<TeardownOutcome> {
     this.allowed(M.resourceTeardown);
     this.lifecycle.advance(M.resourceTeardown);
     try {
-      await this.peer.request(M.resourceTeardown, reason === undefined ? {} : { reason });
+      const params = reason === undefined ? {} : { reason };
+      await this.peer.request(M.resourceTeardown, params, this.teardownMs);
+      return { answered: true };
+    } catch (error) {
+      const cause = error instanceof Error ? error : new Error(String(error));
+      this.options.onProblem?.({
+        kind: "lifecycle",
+        message: `${M.resourceTeardown} was not answered (${cause.message}): torn down anyway`,
+        method: M.resourceTeardown,
+      });
+      return { answered: false, error: cause };
     } finally {
       this.peer.close();
     }
@@ -258,10 +308,12 @@ export class AppHost {
         "ui/initialize needs protocolVersion, appInfo and appCapabilities",
       );
     }
-    const supported = protocolVersion === "2026-01-26";
+    // As the reference host: a supported version is answered as asked, any other with the latest (or refused).
+    const supported = SUPPORTED_BRIDGE_VERSIONS.includes(protocolVersion);
     if (!supported && this.options.strictVersion === true) {
       throw new JsonRpcError(ErrorCode.InvalidParams, `unsupported bridge version ${protocolVersion}`, {
-        supported: ["2026-01-26"],
+        supported: [...SUPPORTED_BRIDGE_VERSIONS],
+        requested: protocolVersion,
       });
     }
     this.init = {
@@ -271,7 +323,7 @@ export class AppHost {
     };
     this.answered = true;
     return {
-      protocolVersion: "2026-01-26",
+      protocolVersion: supported ? protocolVersion : BRIDGE_PROTOCOL_VERSION,
       hostInfo: this.options.hostInfo,
       hostCapabilities: this.hostCapabilities,
       hostContext: this.hostContext,
@@ -303,10 +355,34 @@ export class AppHost {
       case M.requestTeardown:
         o.onRequestTeardown?.();
         return;
+      case M.sandboxProxyReady:
+        this.proxyReady();
+        return;
+      case M.sandboxResourceReady:
+        o.onProblem?.({ kind: "lifecycle", message: `${method} goes from host to proxy: ignored`, method });
+        return;
       default:
-        // Sandbox-proxy notifications and the view's own list changes need nothing from the bridge.
+        // The view's own list changes need nothing from the bridge.
         return;
     }
+  }
+
+  /** The sandbox proxy loaded: it gets the view's document once (the lifecycle starts with the view, after it). */
+  private proxyReady(): void {
+    const resource = this.options.sandboxResource;
+    const method = M.sandboxProxyReady;
+    const why =
+      resource === undefined
+        ? `${method} without a sandboxResource to send: ignored`
+        : this.resourceSent
+          ? `${method} after the view's document was sent: ignored`
+          : undefined;
+    if (why !== undefined || resource === undefined) {
+      this.options.onProblem?.({ kind: "lifecycle", message: why ?? "", method });
+      return;
+    }
+    this.resourceSent = true;
+    this.peer.notify(M.sandboxResourceReady, { ...resource });
   }
 
   private serverTools(): Promise<readonly Tool[]> {

@@ -1,3 +1,4 @@
+import type { Clock } from "../jsonrpc/clock.js";
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { checkOptions, optionError } from "../jsonrpc/config-check.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
@@ -61,6 +62,8 @@ export interface AppViewOptions {
   limits?: BridgeLimits;
   /** Deadline of the view's requests (default 30,000 ms). */
   requestTimeoutMs?: number;
+  /** The clock of the bridge's deadlines (default: the runtime's timers). */
+  clock?: Clock;
 }
 
 const KEYS = [
@@ -79,6 +82,7 @@ const KEYS = [
   "autoResize",
   "limits",
   "requestTimeoutMs",
+  "clock",
 ] as const;
 
 const DATA = new Set<string>([
@@ -122,11 +126,15 @@ export class AppView {
       throw optionError("options.appInfo", "must have a name and a version");
     }
     this.options = opts;
-    this.peer = new BridgePeer(opts.endpoint, bridgeBounds("options", opts.limits, opts.requestTimeoutMs), {
-      request: (method, params) => this.serve(method, params),
-      notification: (method, params) => this.notified(method, params),
-      problem: (problem) => opts.onProblem?.(problem),
-    });
+    this.peer = new BridgePeer(
+      opts.endpoint,
+      bridgeBounds("options", opts.limits, opts.requestTimeoutMs, opts.clock),
+      {
+        request: (method, params) => this.serve(method, params),
+        notification: (method, params) => this.notified(method, params),
+        problem: (problem) => opts.onProblem?.(problem),
+      },
+    );
   }
 
   /** The host's `ui/initialize` answer, once connected. */
@@ -289,6 +297,15 @@ export class AppView {
   }
 
   private notified(method: string, params: { [key: string]: unknown }): void {
+    if (method.startsWith("ui/notifications/sandbox-")) {
+      // The sandbox proxy keeps these to itself; one reaching the view is misrouted.
+      this.options.onProblem?.({
+        kind: "lifecycle",
+        message: `${method} is not for the view: ignored`,
+        method,
+      });
+      return;
+    }
     if (DATA.has(method)) {
       const problem = this.lifecycle.check(method);
       if (problem !== undefined) {

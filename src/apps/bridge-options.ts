@@ -1,4 +1,5 @@
-import { checkOptions, positiveInteger } from "../jsonrpc/config-check.js";
+import { type Clock, isClock, systemClock } from "../jsonrpc/clock.js";
+import { checkOptions, optionError, positiveInteger } from "../jsonrpc/config-check.js";
 import { APP_LIMITS } from "./constants.js";
 
 /** The bounds of a bridge end: message size, JSON depth and nodes, and its own requests. */
@@ -18,13 +19,16 @@ export function bridgeBounds(
   name: string,
   limits: BridgeLimits | undefined,
   requestTimeoutMs: number | undefined,
+  clock?: Clock,
 ): {
   messageBytes: number;
   jsonDepth: number;
   jsonNodes: number;
   maxPending: number;
   requestTimeoutMs: number;
+  clock: Clock;
 } {
+  if (clock !== undefined && !isClock(clock)) throw optionError(`${name}.clock`, "must be a Clock");
   const given = checkOptions(
     limits,
     ["messageBytes", "jsonDepth", "jsonNodes", "maxPending"],
@@ -36,5 +40,6 @@ export function bridgeBounds(
     jsonNodes: positiveInteger(given.jsonNodes, APP_LIMITS.jsonNodes, `${name}.limits.jsonNodes`),
     maxPending: positiveInteger(given.maxPending, 64, `${name}.limits.maxPending`),
     requestTimeoutMs: positiveInteger(requestTimeoutMs, 30_000, `${name}.requestTimeoutMs`),
+    clock: clock ?? systemClock,
   };
 }

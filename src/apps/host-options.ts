@@ -1,3 +1,4 @@
+import type { Clock } from "../jsonrpc/clock.js";
 import type { Implementation } from "../protocol/types/common.js";
 import type { CallToolResult, Tool } from "../protocol/types/tools.js";
 import type { BridgeLimits } from "./bridge-options.js";
@@ -27,6 +28,18 @@ export interface AppHostClient {
   listPrompts?(params?: { cursor?: string }): Promise<object>;
   /** Lists every tool of the server (for the visibility rule). */
   listAllTools?(): Promise<Tool[]>;
+}
+
+/** The view's document as a sandbox proxy gets it (`ui/notifications/sandbox-resource-ready`). */
+export interface SandboxResource {
+  /** The view's HTML. */
+  html: string;
+  /** The inner iframe's `sandbox` attribute, when the host overrides the proxy's default. */
+  sandbox?: string;
+  /** The CSP origins the host applied (`appSandbox(...).applied.csp`). */
+  csp?: UiCsp;
+  /** The permissions the host granted. */
+  permissions?: UiPermissions;
 }
 
 /** Options of {@link AppHost}; unknown keys are refused. */
@@ -72,4 +85,17 @@ export interface AppHostOptions {
   limits?: BridgeLimits;
   /** Deadline of the host's own requests to the view (default 30,000 ms). */
   requestTimeoutMs?: number;
+  /**
+   * How long `teardown()` waits for the view's answer to `ui/resource-teardown` before tearing it down anyway
+   * (default 5,000 ms).
+   */
+  teardownTimeoutMs?: number;
+  /**
+   * A web host's sandbox proxy (an iframe on another origin that renders the view inside it and relays messages):
+   * what the host sends it in `ui/notifications/sandbox-resource-ready` when it sends
+   * `ui/notifications/sandbox-proxy-ready`, once. Without it, a proxy's ready notice is reported to `onProblem`.
+   */
+  sandboxResource?: SandboxResource;
+  /** The clock of the bridge's deadlines (default: the runtime's timers); tests pass a manual one. */
+  clock?: Clock;
 }

@@ -129,7 +129,7 @@ describe("appSandbox", () => {
   it("applies the restrictive default without a csp", () => {
     const box = appSandbox(undefined);
     expect(box.csp).toBe(
-      "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; connect-src 'none'; frame-src 'none'; base-uri 'self'; object-src 'none'",
+      "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; connect-src 'none'; frame-src 'none'; base-uri 'self'; worker-src 'self' blob:; object-src 'none'",
     );
     expect(box.allow).toBe("");
     expect(box.sandbox).not.toContain("allow-same-origin");

@@ -4,7 +4,8 @@
  * host↔view bridge over `postMessage`. Platform-neutral: no Node API, so the host and view halves run in a browser.
  */
 
-export { AppHost } from "./app-host.js";
+export type { Clock } from "../jsonrpc/clock.js";
+export { AppHost, type TeardownOutcome } from "./app-host.js";
 export { AppView, type AppViewOptions, type HostAnswer, type SizeSource } from "./app-view.js";
 export type { BoundsProblem } from "./bounds.js";
 export type { BridgeLimits } from "./bridge-options.js";
@@ -38,7 +39,7 @@ export {
   windowEndpoint,
 } from "./endpoint.js";
 export type { AppRule } from "./errors.js";
-export type { AppHostClient, AppHostOptions } from "./host-options.js";
+export type { AppHostClient, AppHostOptions, SandboxResource } from "./host-options.js";
 export { BridgeLifecycle, type BridgePhase, type CallPhase } from "./lifecycle.js";
 export { checkOpenLink, type OpenLinkPolicy, type OpenLinkVerdict } from "./link-policy.js";
 export { toolUiLink, visibilityOf } from "./meta.js";
@@ -60,6 +61,7 @@ export {
   uiCapability,
   uiClientCapability,
 } from "./server.js";
+export { ToolCallCycle, type ToolCallSender } from "./tool-call.js";
 export type {
   AppCapabilities,
   AppVisibility,

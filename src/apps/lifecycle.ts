@@ -10,8 +10,8 @@ export type CallPhase = "idle" | "partial" | "input" | "ended";
  * The lifecycle of 1.7, checked on what the host sends to a view (the host enforces it; the view drops what
  * breaks it): nothing before `ui/notifications/initialized`; per call, `tool-input-partial`* then one
  * `tool-input`, then `tool-result` or `tool-cancelled`; after a result a new input→result cycle may start (the
- * spec's interactive phase does that); `ui/resource-teardown` at any time after the handshake, and nothing after
- * it.
+ * spec's interactive phase does that); `tool-cancelled` ends its call too (nothing of it may follow, a new call
+ * may); `ui/resource-teardown` at any time after the handshake, and nothing after it.
  *
  * @example
  * const lifecycle = new BridgeLifecycle();
@@ -20,6 +20,8 @@ export type CallPhase = "idle" | "partial" | "input" | "ended";
 export class BridgeLifecycle {
   private phaseValue: BridgePhase = "handshake";
   private callValue: CallPhase = "idle";
+  private cycleValue = 0;
+  private begun = false;
 
   /** The bridge's phase. */
   get phase(): BridgePhase {
@@ -29,6 +31,17 @@ export class BridgeLifecycle {
   /** The current call's phase. */
   get call(): CallPhase {
     return this.callValue;
+  }
+
+  /** The current call's number: it grows when a call begins ({@link begin}, or an input after an ended call). */
+  get cycle(): number {
+    return this.cycleValue;
+  }
+
+  /** A new call begins (nothing of it sent yet): its first input or partial input starts no further call. */
+  begin(): number {
+    this.begun = true;
+    return ++this.cycleValue;
   }
 
   /** The view sent `initialized` (after the `ui/initialize` answer): the host may now send. */
@@ -59,13 +72,14 @@ export class BridgeLifecycle {
   advance(method: string): void {
     switch (method) {
       case M.toolInputPartial:
-        this.callValue = "partial";
-        break;
       case M.toolInput:
-        this.callValue = "input";
+        if (this.callValue === "ended" && !this.begun) this.cycleValue++;
+        this.begun = false;
+        this.callValue = method === M.toolInput ? "input" : "partial";
         break;
       case M.toolResult:
       case M.toolCancelled:
+        this.begun = false;
         this.callValue = "ended";
         break;
       case M.resourceTeardown:

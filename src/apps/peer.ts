@@ -1,3 +1,4 @@
+import type { Clock } from "../jsonrpc/clock.js";
 import { ErrorCode } from "../jsonrpc/codes.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import { type BoundsProblem, type MessageBounds, readBounded } from "./bounds.js";
@@ -5,7 +6,7 @@ import type { BridgeEndpoint } from "./endpoint.js";
 
 /** Something wrong a bridge end received and ignored (or answered with an error): for logs, never thrown. */
 export interface BridgeProblem {
-  kind: BoundsProblem | "not-json-rpc" | "unknown-response" | "lifecycle" | "handler";
+  kind: BoundsProblem | "not-json-rpc" | "invalid-message" | "unknown-response" | "lifecycle" | "handler";
   message: string;
   method?: string;
 }
@@ -20,15 +21,33 @@ export interface PeerHandlers {
 type Pending = {
   resolve(value: unknown): void;
   reject(error: Error): void;
-  timer: ReturnType<typeof setTimeout>;
+  timer: unknown;
 };
 
 function isRecord(value: unknown): value is { [key: string]: unknown } {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+// JSON-RPC ids are strings or integers here: null, fractions, booleans and objects are refused.
 const isId = (id: unknown): id is string | number =>
-  typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
+  typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
+
+/** True for a notification's method name (`notifications/...`, `ui/notifications/...`): those never carry an id. */
+export const isNotificationMethod = (method: string): boolean =>
+  method.startsWith("notifications/") || method.startsWith("ui/notifications/");
+
+/** Why a message with a method is malformed, or `undefined` when it is a well-formed request or notification. */
+function malformed(message: { [key: string]: unknown }, method: unknown, id: unknown): string | undefined {
+  if (typeof method !== "string" || method === "") return "method must be a non-empty string";
+  if ("result" in message || "error" in message) {
+    return `a message may not carry both a method (${method}) and a result or error`;
+  }
+  if (id !== undefined && !isId(id)) return `the id of ${method} must be a string or an integer`;
+  if (isNotificationMethod(method)) {
+    return id === undefined ? undefined : `${method} is a notification: it takes no id`;
+  }
+  return id === undefined ? `${method} is a request: it needs an id` : undefined;
+}
 
 /**
  * JSON-RPC 2.0 over a {@link BridgeEndpoint}: its own id counter from 0, bounded reads, one deadline per request,
@@ -42,7 +61,7 @@ export class BridgePeer {
 
   constructor(
     private readonly endpoint: BridgeEndpoint,
-    private readonly bounds: MessageBounds & { requestTimeoutMs: number; maxPending: number },
+    private readonly bounds: MessageBounds & { requestTimeoutMs: number; maxPending: number; clock: Clock },
     private readonly handlers: PeerHandlers,
   ) {
     this.stop = endpoint.listen((data) => this.receive(data));
@@ -59,7 +78,7 @@ export class BridgePeer {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const ms = timeoutMs ?? this.bounds.requestTimeoutMs;
-      const timer = setTimeout(() => {
+      const timer = this.bounds.clock.setTimeout(() => {
         this.pending.delete(id);
         reject(
           new McpkitError("TIMEOUT", `${method} got no answer within ${ms} ms`, { details: { method } }),
@@ -84,7 +103,7 @@ export class BridgePeer {
     this.closed = true;
     this.stop();
     for (const [id, pending] of this.pending) {
-      clearTimeout(pending.timer);
+      this.bounds.clock.clearTimeout(pending.timer);
       pending.reject(new McpkitError("CLOSED", "the bridge closed"));
       this.pending.delete(id);
     }
@@ -112,36 +131,8 @@ export class BridgePeer {
     }
     const { method, id } = message;
     const params = isRecord(message.params) ? message.params : {};
-    if (typeof method === "string") {
-      if (id === undefined) {
-        this.handlers.notification(method, params);
-        return;
-      }
-      if (!isId(id)) {
-        this.handlers.problem({
-          kind: "not-json-rpc",
-          message: "a request with a bad id was ignored",
-          method,
-        });
-        return;
-      }
-      if (message.params !== undefined && !isRecord(message.params)) {
-        this.answerError(id, ErrorCode.InvalidParams, "params must be an object");
-        return;
-      }
-      Promise.resolve()
-        .then(() => this.handlers.request(method, params))
-        .then(
-          (result) => this.post({ jsonrpc: "2.0", id, result: isRecord(result) ? result : {} }),
-          (error: unknown) => {
-            if (error instanceof JsonRpcError) {
-              this.post({ jsonrpc: "2.0", id, error: error.toJSON() });
-              return;
-            }
-            this.handlers.problem({ kind: "handler", message: String(error), method });
-            this.answerError(id, ErrorCode.InternalError, "Internal error");
-          },
-        );
+    if (method !== undefined) {
+      this.incoming(message, method, id, params);
       return;
     }
     if (!isId(id)) {
@@ -157,9 +148,11 @@ export class BridgePeer {
       return;
     }
     this.pending.delete(id);
-    clearTimeout(pending.timer);
+    this.bounds.clock.clearTimeout(pending.timer);
     const error = message.error;
-    if (isRecord(error) && typeof error.code === "number" && typeof error.message === "string") {
+    if ("result" in message && "error" in message) {
+      pending.reject(new McpkitError("PROTOCOL", "an answer carried both result and error: refused"));
+    } else if (isRecord(error) && typeof error.code === "number" && typeof error.message === "string") {
       pending.reject(JsonRpcError.fromWire(error as { code: number; message: string; data?: unknown }));
     } else if ("result" in message) {
       pending.resolve(message.result);
@@ -168,7 +161,51 @@ export class BridgePeer {
     }
   }
 
-  private answerError(id: string | number, code: number, text: string): void {
+  /** A request or notification: checked strictly, refused with a clear error (never acted on) when malformed. */
+  private incoming(
+    message: { [key: string]: unknown },
+    method: unknown,
+    id: unknown,
+    params: { [key: string]: unknown },
+  ): void {
+    const hasId = id !== undefined;
+    const wrong = malformed(message, method, id);
+    if (wrong !== undefined) {
+      this.handlers.problem({
+        kind: "invalid-message",
+        message: `${wrong}: refused`,
+        ...(typeof method === "string" ? { method } : {}),
+      });
+      // Answered when the message claims to be a request; by id null when its id is unusable (JSON-RPC 2.0).
+      if (hasId) this.answerError(isId(id) ? id : null, ErrorCode.InvalidRequest, wrong);
+      return;
+    }
+    const name = method as string;
+    if (!hasId) {
+      this.handlers.notification(name, params);
+      return;
+    }
+    const requestId = id as string | number;
+    if (message.params !== undefined && !isRecord(message.params)) {
+      this.answerError(requestId, ErrorCode.InvalidParams, "params must be an object");
+      return;
+    }
+    Promise.resolve()
+      .then(() => this.handlers.request(name, params))
+      .then(
+        (result) => this.post({ jsonrpc: "2.0", id: requestId, result: isRecord(result) ? result : {} }),
+        (error: unknown) => {
+          if (error instanceof JsonRpcError) {
+            this.post({ jsonrpc: "2.0", id: requestId, error: error.toJSON() });
+            return;
+          }
+          this.handlers.problem({ kind: "handler", message: String(error), method: name });
+          this.answerError(requestId, ErrorCode.InternalError, "Internal error");
+        },
+      );
+  }
+
+  private answerError(id: string | number | null, code: number, text: string): void {
     this.post({ jsonrpc: "2.0", id, error: { code, message: text } });
   }
 

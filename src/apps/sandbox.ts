@@ -60,7 +60,8 @@ export function allowAttribute(permissions: UiPermissions | undefined): string {
 /**
  * Builds the sandbox of a view from its resource's `_meta.ui` declarations (declarations, not grants). Without a
  * `csp`: the restrictive default (no default source; scripts and styles from self and inline; images and media
- * from self and `data:`; no connections, no frames, `base-uri 'self'`). With one: the declared origins added to
+ * from self and `data:`; no connections, no frames, `base-uri 'self'`). Workers the view starts from its own code
+ * (`blob:` URLs) are allowed (`worker-src 'self' blob:`): they load nothing the view could not run inline. With one: the declared origins added to
  * their directives, never an undeclared one; a malformed entry (not an origin, or carrying a quote, `;` or
  * space) is dropped. `object-src 'none'` always applies. Permissions are granted only where `options.grant`
  * names them.
@@ -99,6 +100,8 @@ export function appSandbox(ui: UiResourceMeta | undefined, options?: AppSandboxO
     `connect-src ${or(kept.connectDomains, "'none'")}`,
     `frame-src ${or(kept.frameDomains, "'none'")}`,
     `base-uri ${or(kept.baseUriDomains, "'self'")}`,
+    // Workers the view starts from its own code (blob: URLs); without it they fall back to script-src and fail.
+    "worker-src 'self' blob:",
     "object-src 'none'",
   ];
   const permissions: UiPermissions = {};

@@ -33,9 +33,9 @@ const mcpkitSources: Plugin = {
   },
 };
 
-async function bundle(file: string): Promise<string> {
+async function bundle(file: string, dir = exampleDir): Promise<string> {
   const out = await build({
-    entryPoints: [join(exampleDir, file)],
+    entryPoints: [join(dir, file)],
     bundle: true,
     write: false,
     format: "esm",
@@ -58,9 +58,10 @@ async function hostSite(viewHtml: string, hostJs: string, indexHtml: string) {
   const handler = createHttpHandler(server);
   const mcp = toNodeHandler(handler);
   const http: HttpServer = createServer((req, res) => {
-    if (req.url === "/mcp") return void mcp(req, res);
+    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    if (path === "/mcp") return void mcp(req, res);
     const [type, body] =
-      req.url === "/host.js" ? ["text/javascript", hostJs] : req.url === "/" ? ["text/html", indexHtml] : [];
+      path === "/host.js" ? ["text/javascript", hostJs] : path === "/" ? ["text/html", indexHtml] : [];
     res.writeHead(body === undefined ? 404 : 200, { "content-type": type ?? "text/plain" }).end(body ?? "");
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -82,13 +83,14 @@ describe.skipIf(chromiumPath === undefined)("the apps example in Chromium", () =
   const closers: (() => Promise<unknown>)[] = [];
 
   beforeAll(async () => {
-    const [host, official, own, index] = await Promise.all([
+    const [host, official, own, worker, index] = await Promise.all([
       bundle("host.ts"),
       bundle("view-official.ts"),
       bundle("view-mcpkit.ts"),
+      bundle("worker-view.ts", join(repoRoot, "test/apps/views")),
       readFile(join(exampleDir, "index.html"), "utf8"),
     ]);
-    Object.assign(bundles, { host, official, own, index });
+    Object.assign(bundles, { host, official, own, worker, index });
     profile = await mkdtemp(join(tmpdir(), "mcpkit-chromium-"));
     context = await chromium.launchPersistentContext(profile, {
       executablePath: chromiumPath as string,
@@ -158,4 +160,82 @@ describe.skipIf(chromiumPath === undefined)("the apps example in Chromium", () =
       await page.close();
     }, 30_000);
   }
+
+  /** Opens the example host on a site whose views are `viewHtml`, and runs `roll` in it. */
+  async function openView(viewHtml: string, query = "") {
+    const site = await hostSite(viewHtml, bundles.host as string, bundles.index as string);
+    closers.push(() => site.close());
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(site.url + query);
+    const log = page.locator("#log");
+    await log.locator("li", { hasText: "connected: roll" }).waitFor();
+    await page.getByText("call roll").click();
+    return { page, log, errors };
+  }
+
+  // A view without an SDK: it does the handshake, then answers ui/resource-teardown with -32601 or never.
+  const bareView = (teardown: "refuse" | "silent") =>
+    `<!doctype html><html><body><ol id="events"></ol><script>
+const show = (line) => { const li = document.createElement("li"); li.textContent = line; events.append(li); };
+addEventListener("message", (event) => {
+  const m = event.data;
+  if (m.id === 0 && m.result) { parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/initialized" }, "*"); show("connected"); }
+  if (m.method === "ui/resource-teardown") {
+    show("teardown asked");
+    if (${JSON.stringify(teardown)} === "refuse") parent.postMessage({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } }, "*");
+  }
+});
+parent.postMessage({ jsonrpc: "2.0", id: 0, method: "ui/initialize", params: { protocolVersion: "2026-01-26", appInfo: { name: "bare-view", version: "1.0.0" }, appCapabilities: {} } }, "*");
+</script></body></html>`;
+
+  it("tears down and removes a view that answers ui/resource-teardown with -32601", async () => {
+    const { page, log, errors } = await openView(bareView("refuse"));
+    await log.locator("li", { hasText: "result sent" }).waitFor();
+    await page.getByText("close view").click();
+    await log.locator("li", { hasText: "view torn down" }).waitFor();
+    expect(await log.locator("li").last().textContent()).toBe(
+      "view torn down without its answer (Method not found)",
+    );
+    expect(await page.locator("iframe").count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  it("tears down and removes a view that never answers, after teardownTimeoutMs", async () => {
+    // The bound is the only wait: the page sets it small through the option.
+    const { page, log, errors } = await openView(bareView("silent"), "?teardownTimeoutMs=200");
+    await log.locator("li", { hasText: "result sent" }).waitFor();
+    await page.getByText("close view").click();
+    await log.locator("li", { hasText: "view torn down" }).waitFor();
+    expect(await log.locator("li").last().textContent()).toBe(
+      "view torn down without its answer (ui/resource-teardown got no answer within 200 ms)",
+    );
+    expect(await page.locator("iframe").count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  it("renders a view of several MB that starts a blob: worker and reports through the bridge", async () => {
+    // A bundled app's size: its data inlined in the page, its code starting a worker from a blob: URL.
+    const numbers = Array.from({ length: 600_000 }, (_, i) => i % 1000);
+    const html =
+      `<!doctype html><html><head><meta charset="utf-8"></head><body><ol id="events"></ol>` +
+      `<script type="application/json" id="data">${JSON.stringify(numbers)}</script>` +
+      `<!-- ${"x".repeat(2_000_000)} -->` +
+      `<script type="module">${(bundles.worker as string).replaceAll("</script", "<\\/script")}</script></body></html>`;
+    expect(html.length).toBeGreaterThan(4_000_000);
+    const sum = numbers.reduce((a, b) => a + b, 0);
+    const { page, log, errors } = await openView(html);
+    await log.locator("li", { hasText: "model context" }).waitFor();
+    const view = page.frameLocator("iframe").locator("#events");
+    expect(await view.locator("li").allTextContents()).toEqual(["connected", `worker summed ${sum}`]);
+    expect(await log.locator("li", { hasText: "model context" }).textContent()).toMatch(
+      new RegExp(`^model context \\{"sum":${sum},"bytes":\\d{7}\\}$`),
+    );
+    expect(await page.locator("iframe").getAttribute("srcdoc")).toContain("worker-src 'self' blob:");
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
 });
