@@ -9,7 +9,10 @@ import { type FetchHandler, toNodeHandler } from "./adapter.js";
 
 /** Options of {@link serve}. */
 export interface ServeOptions {
-  /** Interface to listen on (default `127.0.0.1`: loopback only). */
+  /**
+   * Interface to listen on (default `127.0.0.1`: loopback only). A public one (`0.0.0.0`) also needs the
+   * handler's `allowedHosts` to name the public host: other Hosts get 403.
+   */
   host?: string;
   /** Port (default 0: any free port; read the chosen one from `url`). */
   port?: number;

@@ -96,6 +96,12 @@ export {
   pluginAnswerKind,
   type ServerPlugin,
 } from "./core/plugin.js";
+export {
+  SERVER_PRESETS,
+  type ServerPolicyInput,
+  type ServerSecurityPolicy,
+  serverPolicy,
+} from "./core/policy.js";
 export { SUBSCRIPTION_CAPACITY_MESSAGE } from "./core/publisher.js";
 export type { Subscription, SubscriptionChannel, SubscriptionEnd } from "./core/subscription.js";
 export {

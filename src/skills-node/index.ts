@@ -7,4 +7,5 @@ export {
   type LoadSkillDirectoryOptions,
   loadSkillDirectory,
   readSkillDefinitions,
+  type SkillDirectoryReport,
 } from "./loader.js";

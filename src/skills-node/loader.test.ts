@@ -104,39 +104,45 @@ describe("loadSkillDirectory", () => {
     writeFileSync(join(base, "secret.txt"), "secret");
     write("pdf/SKILL.md", skillMd("pdf"));
     symlinkSync(join(base, "secret.txt"), join(root, "pdf/secret.txt"));
-    expect((await refusal(loadSkillDirectory(root))).message).toMatch(
+    expect((await refusal(loadSkillDirectory(root, { strict: true }))).message).toMatch(
       /pdf\/secret\.txt is a symlink that leaves/,
     );
     rmSync(join(root, "pdf/secret.txt"));
     symlinkSync(base, join(root, "pdf/up"));
-    expect((await refusal(loadSkillDirectory(root))).message).toMatch(/pdf\/up is a symlink that leaves/);
+    expect((await refusal(loadSkillDirectory(root, { strict: true }))).message).toMatch(
+      /pdf\/up is a symlink that leaves/,
+    );
     rmSync(join(root, "pdf/up"));
     symlinkSync(join(root, "missing"), join(root, "pdf/dangling"));
-    expect((await refusal(loadSkillDirectory(root))).message).toMatch(/dangling/);
+    expect((await refusal(loadSkillDirectory(root, { strict: true }))).message).toMatch(/dangling/);
   });
 
   it("refuses a symlink cycle inside the root", async () => {
     write("pdf/SKILL.md", skillMd("pdf"));
     symlinkSync(join(root, "pdf"), join(root, "pdf/loop"));
-    expect((await refusal(loadSkillDirectory(root))).message).toMatch(/symlink cycle/);
+    expect((await refusal(loadSkillDirectory(root, { strict: true }))).message).toMatch(/symlink cycle/);
   });
 
   it("refuses what is neither a file nor a folder (a FIFO is never opened)", async () => {
     write("pdf/SKILL.md", skillMd("pdf"));
     execFileSync("mkfifo", [join(root, "pdf/pipe")]);
-    expect((await refusal(loadSkillDirectory(root))).message).toMatch(/pdf\/pipe is neither/);
+    expect((await refusal(loadSkillDirectory(root, { strict: true }))).message).toMatch(
+      /pdf\/pipe is neither/,
+    );
   });
 
   it("refuses SKILL.md at the root, a folder not named after its skill, and unreadable frontmatter", async () => {
     write("SKILL.md", skillMd("x"));
-    expect((await refusal(loadSkillDirectory(root))).message).toMatch(/sits at the root/);
+    expect((await refusal(loadSkillDirectory(root, { strict: true }))).message).toMatch(/sits at the root/);
     rmSync(join(root, "SKILL.md"));
     write("pdf/SKILL.md", skillMd("other"));
-    expect((await refusal(loadSkillDirectory(root))).message).toMatch(/folder must be named/);
+    expect((await refusal(loadSkillDirectory(root, { strict: true }))).message).toMatch(
+      /folder must be named/,
+    );
     write("pdf/SKILL.md", "---\nname: pdf\ndescription: &a x\n---\n");
-    expect((await refusal(loadSkillDirectory(root))).message).toMatch(/cannot read/);
+    expect((await refusal(loadSkillDirectory(root, { strict: true }))).message).toMatch(/cannot read/);
     write("pdf/SKILL.md", Uint8Array.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff]));
-    expect((await refusal(loadSkillDirectory(root))).message).toMatch(/not UTF-8/);
+    expect((await refusal(loadSkillDirectory(root, { strict: true }))).message).toMatch(/not UTF-8/);
   });
 
   it("bounds files, bytes, one file's bytes and depth, each crossed", async () => {
@@ -145,17 +151,23 @@ describe("loadSkillDirectory", () => {
     write("pdf/b.md", "12345");
     const size = 5 + 5 + new TextEncoder().encode(skillMd("pdf")).length;
     await expect(loadSkillDirectory(root, { maxFiles: 3 })).resolves.toBeDefined();
-    expect((await refusal(loadSkillDirectory(root, { maxFiles: 2 }))).message).toMatch(/maxFiles/);
+    expect((await refusal(loadSkillDirectory(root, { strict: true, maxFiles: 2 }))).message).toMatch(
+      /maxFiles/,
+    );
     await expect(loadSkillDirectory(root, { maxBytes: size })).resolves.toBeDefined();
-    expect((await refusal(loadSkillDirectory(root, { maxBytes: size - 1 }))).message).toMatch(/maxBytes/);
+    expect((await refusal(loadSkillDirectory(root, { strict: true, maxBytes: size - 1 }))).message).toMatch(
+      /maxBytes/,
+    );
     const skillSize = new TextEncoder().encode(skillMd("pdf")).length;
     await expect(loadSkillDirectory(root, { maxFileBytes: skillSize })).resolves.toBeDefined();
-    expect((await refusal(loadSkillDirectory(root, { maxFileBytes: skillSize - 1 }))).message).toMatch(
-      /maxFileBytes/,
-    );
+    expect(
+      (await refusal(loadSkillDirectory(root, { strict: true, maxFileBytes: skillSize - 1 }))).message,
+    ).toMatch(/maxFileBytes/);
     write("pdf/x/y/z.md", "deep");
     await expect(loadSkillDirectory(root, { maxDepth: 3 })).resolves.toBeDefined();
-    expect((await refusal(loadSkillDirectory(root, { maxDepth: 2 }))).message).toMatch(/deeper than 2/);
+    expect((await refusal(loadSkillDirectory(root, { strict: true, maxDepth: 2 }))).message).toMatch(
+      /deeper than 2/,
+    );
     expect(LOADER_DEFAULTS).toEqual({
       maxFiles: 10_000,
       maxBytes: 268_435_456,
@@ -168,14 +180,14 @@ describe("loadSkillDirectory", () => {
     write("pdf/SKILL.md", skillMd("pdf"));
     for (let i = 0; i < 3; i++) write(`pdf/f${i}.md`, "x");
     await expect(loadSkillDirectory(root, { limits: { maxResources: 4 } })).resolves.toBeDefined();
-    expect((await refusal(loadSkillDirectory(root, { limits: { maxResources: 3 } }))).message).toMatch(
-      /4 resources/,
-    );
+    expect(
+      (await refusal(loadSkillDirectory(root, { strict: true, limits: { maxResources: 3 } }))).message,
+    ).toMatch(/4 resources/);
   });
 
   it("refuses unknown options and a root that is not a directory", async () => {
     await refusal(loadSkillDirectory(root, { color: 1 } as never));
-    await refusal(loadSkillDirectory(root, { maxFiles: 0 }));
+    await refusal(loadSkillDirectory(root, { strict: true, maxFiles: 0 }));
     write("file.txt", "x");
     await refusal(loadSkillDirectory(join(root, "file.txt")));
     expect(await readSkillDefinitions(root)).toEqual([]);

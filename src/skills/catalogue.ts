@@ -1,5 +1,6 @@
 import { utf8Length } from "../jsonrpc/codec.js";
 import { checkOptions, optionError, positiveInteger } from "../jsonrpc/config-check.js";
+import { McpkitError } from "../jsonrpc/errors.js";
 import { limitError } from "../jsonrpc/limit-error.js";
 import type { MetaObject } from "../protocol/types/common.js";
 import type { ReadResourceResult, Resource } from "../protocol/types/resources.js";
@@ -271,9 +272,22 @@ function deepFreeze<T>(value: T): T {
  *   },
  * ]);
  */
-export async function createSkillCatalogue(
+export function createSkillCatalogue(
   skills: readonly SkillDefinition[],
   options?: SkillCatalogueOptions,
+): Promise<SkillCatalogue> {
+  return buildSkillCatalogue(skills, options, undefined);
+}
+
+/**
+ * @internal {@link createSkillCatalogue}, where a skill that breaks a rule is left out and handed to `refuse`
+ * (its index and the `INVALID_CONFIG` error a strict build throws) instead of failing the whole build; without
+ * `refuse`, the first such error is thrown. For the directory loader.
+ */
+export async function buildSkillCatalogue(
+  skills: readonly SkillDefinition[],
+  options: SkillCatalogueOptions | undefined,
+  refuse: ((index: number, error: McpkitError) => void) | undefined,
 ): Promise<SkillCatalogue> {
   const opts = checkOptions(options, ["scheme", "pageSize", "limits"], "options");
   const scheme = opts.scheme ?? "skill";
@@ -289,73 +303,100 @@ export async function createSkillCatalogue(
   const files = new Map<string, CatalogueFile>();
   const roots: string[] = [];
   for (const [index, definition] of skills.entries()) {
-    const at = `skills[${index}]`;
-    checkOptions(definition, DEFINITION_KEYS, at);
-    const skillMd = skillMdOf(index, definition);
-    let frontmatter: SkillEntry["frontmatter"];
+    let entry: { entry: SkillEntry; files: CatalogueFile[]; root: string };
     try {
-      frontmatter = parseSkillMd(skillMd).frontmatter as SkillFrontmatter;
+      entry = await checkedSkill(index, definition, { scheme, limits, maxFileBytes, files, declared });
     } catch (error) {
-      if (!(error instanceof FrontmatterError)) throw error;
-      throw optionError(`${at}.skillMd`, `has frontmatter mcpkit cannot read: ${error.message}`);
+      if (refuse === undefined || !(error instanceof McpkitError) || error.code !== "INVALID_CONFIG")
+        throw error;
+      refuse(index, error);
+      continue;
     }
-    const name = typeof frontmatter.name === "string" ? frontmatter.name : "";
-    if (definition.prefix !== undefined && typeof definition.prefix !== "string") {
-      throw optionError(`${at}.prefix`, "must be a string");
-    }
-    if (
-      definition.files !== undefined &&
-      (typeof definition.files !== "object" || definition.files === null)
-    ) {
-      throw optionError(`${at}.files`, "must be an object");
-    }
-    const prefix = definition.prefix === undefined ? [] : splitPath(`${at}.prefix`, definition.prefix);
-    const root = `${scheme}://${[...prefix, name].map(encodeSegment).join("/")}`;
-    const uri = `${root}/${SKILL_MD}`;
-    const inputs: [string, SkillFileContent][] = [
-      [SKILL_MD, skillMd],
-      ...Object.entries((definition.files ?? {}) as { [path: string]: SkillFileContent }),
-    ];
-    const resources = [];
-    for (const [path, content] of inputs) {
-      const segments = splitPath(`${at}.files`, path);
-      if (path === SKILL_MD && content !== skillMd) throw optionError(`${at}.files`, "cannot hold SKILL.md");
-      const file = contentOf(path, content);
-      const fileUri = `${root}/${segments.map(encodeSegment).join("/")}`;
-      const problem = uriProblem(fileUri);
-      if (problem !== undefined)
-        throw optionError(`${at}.files["${path}"]`, `gives the URI ${fileUri}, which ${problem}`);
-      const digest = await skillDigest(file.bytes);
-      const served: CatalogueFile = {
-        uri: fileUri,
-        name: segments.at(-1) as string,
-        bytes: file.bytes,
-        text: path === SKILL_MD ? skillMd : file.text,
-        mimeType: path === SKILL_MD ? SKILL_MD_MIME_TYPE : (file.mimeType ?? mimeTypeOf(path)),
-        digest,
-      };
-      checkServedSize(served, at, path, uri, maxFileBytes);
-      const known = files.get(canonicalUri(fileUri));
-      if (known !== undefined && known.digest !== digest) {
-        throw optionError(`${at}.files["${path}"]`, `differs from another skill's copy of ${fileUri}`);
-      }
-      files.set(canonicalUri(fileUri), served);
-      resources.push({ uri: fileUri, digest, size: file.bytes.length });
-    }
-    const entry: SkillEntry = {
-      uri,
-      frontmatter,
-      resources: resources.sort((a, b) => (a.uri < b.uri ? -1 : 1)),
-    };
-    if (definition._meta !== undefined) entry._meta = structuredClone(definition._meta);
-    const problems = skillEntryProblems(entry, { mode: "publish" });
-    const over = skillLimitProblem(entry, limits);
-    if (over !== undefined) problems.push(`over the per-skill limits: ${over}`);
-    if (problems.length > 0) throw optionError(at, `(${uri}) breaks SEP-2640: ${problems.join("; ")}`);
-    if (declared.has(canonicalUri(uri))) throw optionError(at, `declares ${uri} twice`);
-    declared.add(canonicalUri(uri));
-    entries.push(entry);
-    roots.push(skillUriParts(uri)?.root ?? root);
+    // Committed only once every check of the skill passed: a refused skill leaves nothing behind.
+    for (const file of entry.files) files.set(canonicalUri(file.uri), file);
+    declared.add(canonicalUri(entry.entry.uri));
+    entries.push(entry.entry);
+    roots.push(entry.root);
   }
   return new SkillCatalogue(entries, [...files.values()], roots, pageSize);
+}
+
+/** What one skill is checked against: the catalogue's settings and the skills accepted before it. */
+interface CatalogueSoFar {
+  readonly scheme: string;
+  readonly limits: ReturnType<typeof skillLimitOptions>;
+  readonly maxFileBytes: number;
+  readonly files: ReadonlyMap<string, CatalogueFile>;
+  readonly declared: ReadonlySet<string>;
+}
+
+/** One skill, every rule checked and every digest computed; throws `INVALID_CONFIG` naming the rule broken. */
+async function checkedSkill(
+  index: number,
+  definition: SkillDefinition,
+  { scheme, limits, maxFileBytes, files, declared }: CatalogueSoFar,
+): Promise<{ entry: SkillEntry; files: CatalogueFile[]; root: string }> {
+  const own = new Map<string, CatalogueFile>();
+  const at = `skills[${index}]`;
+  checkOptions(definition, DEFINITION_KEYS, at);
+  const skillMd = skillMdOf(index, definition);
+  let frontmatter: SkillEntry["frontmatter"];
+  try {
+    frontmatter = parseSkillMd(skillMd).frontmatter as SkillFrontmatter;
+  } catch (error) {
+    if (!(error instanceof FrontmatterError)) throw error;
+    throw optionError(`${at}.skillMd`, `has frontmatter mcpkit cannot read: ${error.message}`);
+  }
+  const name = typeof frontmatter.name === "string" ? frontmatter.name : "";
+  if (definition.prefix !== undefined && typeof definition.prefix !== "string") {
+    throw optionError(`${at}.prefix`, "must be a string");
+  }
+  if (definition.files !== undefined && (typeof definition.files !== "object" || definition.files === null)) {
+    throw optionError(`${at}.files`, "must be an object");
+  }
+  const prefix = definition.prefix === undefined ? [] : splitPath(`${at}.prefix`, definition.prefix);
+  const root = `${scheme}://${[...prefix, name].map(encodeSegment).join("/")}`;
+  const uri = `${root}/${SKILL_MD}`;
+  const inputs: [string, SkillFileContent][] = [
+    [SKILL_MD, skillMd],
+    ...Object.entries((definition.files ?? {}) as { [path: string]: SkillFileContent }),
+  ];
+  const resources = [];
+  for (const [path, content] of inputs) {
+    const segments = splitPath(`${at}.files`, path);
+    if (path === SKILL_MD && content !== skillMd) throw optionError(`${at}.files`, "cannot hold SKILL.md");
+    const file = contentOf(path, content);
+    const fileUri = `${root}/${segments.map(encodeSegment).join("/")}`;
+    const problem = uriProblem(fileUri);
+    if (problem !== undefined)
+      throw optionError(`${at}.files["${path}"]`, `gives the URI ${fileUri}, which ${problem}`);
+    const digest = await skillDigest(file.bytes);
+    const served: CatalogueFile = {
+      uri: fileUri,
+      name: segments.at(-1) as string,
+      bytes: file.bytes,
+      text: path === SKILL_MD ? skillMd : file.text,
+      mimeType: path === SKILL_MD ? SKILL_MD_MIME_TYPE : (file.mimeType ?? mimeTypeOf(path)),
+      digest,
+    };
+    checkServedSize(served, at, path, uri, maxFileBytes);
+    const known = files.get(canonicalUri(fileUri)) ?? own.get(canonicalUri(fileUri));
+    if (known !== undefined && known.digest !== digest) {
+      throw optionError(`${at}.files["${path}"]`, `differs from another skill's copy of ${fileUri}`);
+    }
+    own.set(canonicalUri(fileUri), served);
+    resources.push({ uri: fileUri, digest, size: file.bytes.length });
+  }
+  const entry: SkillEntry = {
+    uri,
+    frontmatter,
+    resources: resources.sort((a, b) => (a.uri < b.uri ? -1 : 1)),
+  };
+  if (definition._meta !== undefined) entry._meta = structuredClone(definition._meta);
+  const problems = skillEntryProblems(entry, { mode: "publish" });
+  const over = skillLimitProblem(entry, limits);
+  if (over !== undefined) problems.push(`over the per-skill limits: ${over}`);
+  if (problems.length > 0) throw optionError(at, `(${uri}) breaks SEP-2640: ${problems.join("; ")}`);
+  if (declared.has(canonicalUri(uri))) throw optionError(at, `declares ${uri} twice`);
+  return { entry, files: [...own.values()], root: skillUriParts(uri)?.root ?? root };
 }

@@ -514,6 +514,22 @@ export class OpenResponse {
     return first ?? new Uint8Array(0);
   }
 
+  /**
+   * The first `maxBytes` of the body as UTF-8 text (a character cut at the end is replaced); the rest is
+   * released unread. For the text of an error answer.
+   */
+  async textPrefix(maxBytes: number): Promise<string> {
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    await this.read((chunk) => {
+      const taken = chunk.byteLength > maxBytes - size ? chunk.subarray(0, maxBytes - size) : chunk;
+      parts.push(taken);
+      size += taken.byteLength;
+      return size < maxBytes;
+    }, false);
+    return new TextDecoder().decode(joinChunks(parts, size));
+  }
+
   /** Discards the body and releases the request. */
   discard(): void {
     if (this.finished) return;

@@ -39,6 +39,7 @@ import { KNOWN_KEYS, type StreamableHttpClientOptions } from "./options.js";
 import { checkEndpointUrl, type HttpClientSecurityPolicy, httpClientPolicy } from "./policy.js";
 import { HttpRequester, type OpenResponse } from "./requester.js";
 import { failureDetails, LegacySession } from "./session.js";
+import { statusError } from "./status-error.js";
 import { ToolSchemaIndex } from "./tool-schema-index.js";
 
 export type { StreamableHttpClientOptions } from "./options.js";
@@ -249,8 +250,7 @@ export class StreamableHttpClientTransport implements Transport {
   ): Promise<JsonRpcResponse> {
     const { status } = response;
     if (status === 401 || status === 403) {
-      response.discard();
-      throw statusError(status, request.method, status === 401 ? "unauthorized" : "forbidden");
+      throw await statusError(response, request.method, status === 401 ? "unauthorized" : "forbidden");
     }
     let elsewhere: JsonRpcResponse | undefined;
     this.waiting.set(request.id, (answer) => {
@@ -297,6 +297,8 @@ export class StreamableHttpClientTransport implements Transport {
           },
         );
         if (answer) return answer;
+      } else if (status >= 300 && !isDiscoverRefusal(request, wire, status)) {
+        throw await statusError(response, request.method, "http_status");
       } else {
         response.discard();
       }
@@ -310,7 +312,7 @@ export class StreamableHttpClientTransport implements Transport {
           },
         );
       }
-      throw statusError(status, request.method, "http_status");
+      throw statusFailure(status, request.method, "http_status");
     } catch (error) {
       if (error === ANSWERED_ELSEWHERE && elsewhere) return elsewhere;
       throw error;
@@ -336,19 +338,24 @@ export class StreamableHttpClientTransport implements Transport {
       mcpMethod: method,
       signal,
     });
-    response.discard();
     const { status } = response;
     if (status >= 200 && status < 300) {
+      response.discard();
       if (wire.kind === "legacy" && method === "notifications/initialized") this.session.listen();
       return;
     }
     if (status === 401 || status === 403) {
-      throw statusError(status, method ?? "a response", status === 401 ? "unauthorized" : "forbidden");
+      throw await statusError(
+        response,
+        method ?? "a response",
+        status === 401 ? "unauthorized" : "forbidden",
+      );
     }
     if (status === 404 && wire.kind === "legacy" && this.session.id !== undefined) {
-      throw statusError(status, method ?? "a response", "session_expired");
+      response.discard();
+      throw statusFailure(status, method ?? "a response", "session_expired");
     }
-    throw statusError(status, method ?? "a response", "http_status");
+    throw await statusError(response, method ?? "a response", "http_status");
   }
 
   /** The transport's headers of one POST: content type and the revision's MCP headers (a fresh object). */
@@ -556,7 +563,8 @@ function discoverRefused(status: number): McpkitError {
   );
 }
 
-function statusError(status: number, method: string, reason: string): McpkitError {
+/** A status error whose body was already read (or is not wanted). */
+function statusFailure(status: number, method: string, reason: string): McpkitError {
   return new McpkitError("TRANSPORT", `the server answered ${method} with HTTP ${status}`, {
     details: { reason, status },
   });

@@ -143,9 +143,7 @@ const PROTOCOL_VERSION = McpHeader.protocolVersion.toLowerCase();
 async function route(endpoint: Endpoint, request: RequestView): Promise<Answer> {
   const { policy, maxBodyBytes, maxResponseBytes } = endpoint.config;
   // 1. Host and Origin, before anything else reads the request.
-  if (!policy.hostAllowed(request.host, request.scheme)) {
-    return textResponse(403, "Forbidden: host not allowed");
-  }
+  if (!policy.hostAllowed(request.host, request.scheme)) return hostRefused(endpoint, request.host);
   if (!policy.originAllowed(request.header("origin"))) {
     return textResponse(403, "Forbidden: origin not allowed");
   }
@@ -196,6 +194,33 @@ async function route(endpoint: Endpoint, request: RequestView): Promise<Answer> 
   }
   const flow = legacy ? legacyPost(endpoint, request, message) : modernPost(endpoint, request, message);
   return answer(flow, id, maxResponseBytes);
+}
+
+/** The longest Host quoted back in a refusal or a log line: a Host header is the peer's text. */
+const MAX_SHOWN_HOST = 100;
+
+/**
+ * 403 for a Host outside `allowedHosts`. The body names the Host and the option, so whoever deploys on a public
+ * address sees what to set (the server's own log says the same, rate-limited: the line's kind is fixed).
+ */
+function hostRefused(endpoint: Endpoint, host: string | null): Answer {
+  const shown = host === null ? "(none)" : shownHost(host);
+  endpoint.logger.warn(
+    "refused a request whose Host is not in the HTTP handler's allowedHosts (add the public host name to it)",
+    { host: shown },
+  );
+  return textResponse(
+    403,
+    `Forbidden: host "${shown}" is not allowed. The server accepts only the hosts of its allowedHosts option ` +
+      `(default: loopback names); to serve this name, add it: createHttpHandler(server, { allowedHosts: ["${shown}"] }), ` +
+      `or serve(server, { handler: { allowedHosts: [...] } }).`,
+  );
+}
+
+function shownHost(host: string): string {
+  // Printable ASCII only: the text is quoted in a body and a log line.
+  const clean = host.replace(/[^\x21-\x7e]/g, "?").replace(/"/g, "?");
+  return clean.length > MAX_SHOWN_HOST ? `${clean.slice(0, MAX_SHOWN_HOST)}...` : clean;
 }
 
 const UNREADABLE_BODY = {

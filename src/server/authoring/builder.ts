@@ -59,6 +59,7 @@ import {
 import { DEFAULT_MAX_REGISTRATIONS, Registry } from "./registry.js";
 import { registryHandler } from "./registry-handler.js";
 import type { TemplateVariables } from "./template-variables.js";
+import { ToolFailures } from "./tool-failures.js";
 
 /** @inline */
 type Answer<T> = Promise<T> | T;
@@ -308,11 +309,13 @@ export class ServerBuilder {
     const completable = [...prompts.list(), ...templates.list()].some(
       (s) => Object.keys(s.entry.complete).length > 0,
     );
+    const failures = new ToolFailures();
     const server = createServer({
       ...serverOptions,
       ...this.customSurface(serverOptions),
-      handler: registryHandler(this.registry, size, families, completable),
+      handler: registryHandler(this.registry, size, families, completable, failures),
     });
+    failures.bind(server.config);
     this.preload();
     return server;
   }
@@ -351,7 +354,8 @@ export class ServerBuilder {
     const listChanged: { [family in ListFamily]?: boolean } = {};
     for (const family of families) listChanged[family] = this.options.listChanged?.[family] ?? true;
     const completions = families.has("prompts") || families.has("resources");
-    const handler: ServerHandler = registryHandler(this.registry, size, families, completions);
+    const failures = new ToolFailures();
+    const handler: ServerHandler = registryHandler(this.registry, size, families, completions, failures);
     // Changes at run time join the server as a plugin (the first of the options' own).
     const dynamic = new DynamicPlugin(this.registry, families, {
       ...this.validation,
@@ -369,6 +373,7 @@ export class ServerBuilder {
         ? [dynamic, ...serverOptions.plugins]
         : (serverOptions.plugins ?? [dynamic]),
     });
+    failures.bind(config);
     this.preload();
     return new DynamicServer(config, dynamic);
   }

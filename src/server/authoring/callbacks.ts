@@ -8,7 +8,8 @@ import type { ResourceListCallback } from "./registrations.js";
 import type { TemplateVariables } from "./template-variables.js";
 
 /**
- * Runs a tool. Throw a `JsonRpcError` for a protocol error; anything else thrown becomes an `isError` result.
+ * Runs a tool. Throw a `JsonRpcError` for a protocol error; anything else thrown is logged with its stack and
+ * becomes an `isError` result: its message, or a generic text under the `gateway` preset (`policy`).
  * Return `inputRequired(...)` to ask the client for input first, `runAsTask(work)` to run as a task.
  */
 export type ToolCallback<Args = { [key: string]: unknown }, Structured = JsonValue> = (

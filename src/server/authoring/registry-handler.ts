@@ -7,6 +7,7 @@ import type { ListFamily } from "../core/listen.js";
 import type { InputRequired } from "../state/input.js";
 import type { Registry, Table } from "./registry.js";
 import { resourcesPage } from "./resource-pages.js";
+import type { ToolFailures } from "./tool-failures.js";
 import { checkPromptArgs, runTool } from "./typed-calls.js";
 
 type Answer<T> = Promise<T> | T;
@@ -18,13 +19,14 @@ const MAX_COMPLETION_VALUES = 100;
  * The handler that serves a registry: the list methods page its tables (`pageSize` items a page), calls look up
  * the item when they arrive (a call in flight keeps the item it started with, whatever changes meanwhile; a
  * removed or disabled item is unknown to the next call). `families` says which families to serve, and
- * `completions` whether to answer `completion/complete`.
+ * `completions` whether to answer `completion/complete`; `failures` answers a tool function that threw.
  */
 export function registryHandler(
   registry: Registry,
   pageSize: number,
   families: ReadonlySet<ListFamily>,
   completions: boolean,
+  failures: ToolFailures,
 ): ServerHandler {
   const { tools, prompts, resources, templates } = registry;
   const handler: ServerHandler = {};
@@ -36,7 +38,7 @@ export function registryHandler(
     handler.callTool = ({ name, arguments: args }, context) => {
       const tool = tools.lookup(name);
       if (!tool) throw invalidParams(`Unknown tool: ${name}`);
-      return runTool(tool, args, context);
+      return runTool(tool, args, context, failures);
     };
   }
   if (families.has("resources")) {

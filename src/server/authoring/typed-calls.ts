@@ -1,5 +1,5 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
-import { JsonRpcError, toError } from "../../jsonrpc/errors.js";
+import { JsonRpcError } from "../../jsonrpc/errors.js";
 import type { JsonValue } from "../../jsonrpc/message.js";
 import type { GetPromptResult } from "../../protocol/types/prompts.js";
 import type { CallToolResult, Tool } from "../../protocol/types/tools.js";
@@ -10,6 +10,7 @@ import type { Check, CheckResult } from "../custom/schemas.js";
 import { type InputRequired, isInputRequired } from "../state/input.js";
 import { taskRequired } from "../tasks/dispatch.js";
 import { isTaskRun, runAsTask, type TaskRun } from "../tasks/run.js";
+import type { ToolFailures } from "./tool-failures.js";
 
 type Answer<T> = Promise<T> | T;
 
@@ -30,7 +31,8 @@ type ToolAnswer = CallToolResult | InputRequired | TaskRun;
 
 /**
  * Runs one tool call: arguments checked first (a failure is an `isError` result naming every failing path, and
- * the function does not run), then the function, then its `structuredContent` against the `outputSchema` (a
+ * the function does not run), then the function (a throw is answered by `failures`), then its
+ * `structuredContent` against the `outputSchema` (a
  * failure is the server's bug: `-32603` to the client, the details logged). A `runAsTask` answer gets its
  * work's result checked the same way, inline or as a task (a mismatch fails the task). Synchronous while every
  * step is (a synchronous tool without an `outputSchema` costs no promise); may throw instead of rejecting, so
@@ -40,15 +42,16 @@ export function runTool(
   tool: RegisteredTool,
   args: { [key: string]: unknown },
   context: RequestContext,
+  failures: ToolFailures,
 ): Answer<ToolAnswer> {
   if (tool.definition.execution?.taskSupport === "required" && !context.taskAugmented) {
     throw taskRequired(context.era, tool.definition.name);
   }
-  if (tool.input === undefined) return callTool(tool, args, context);
+  if (tool.input === undefined) return callTool(tool, args, context, failures);
   const pending = tool.input(args);
   return pending instanceof Promise
-    ? pending.then((checked) => callChecked(tool, checked, context))
-    : callChecked(tool, pending, context);
+    ? pending.then((checked) => callChecked(tool, checked, context, failures))
+    : callChecked(tool, pending, context, failures);
 }
 
 /** The function with checked arguments, or the `isError` result naming what failed. */
@@ -56,32 +59,39 @@ function callChecked(
   tool: RegisteredTool,
   checked: CheckResult,
   context: RequestContext,
+  failures: ToolFailures,
 ): Answer<ToolAnswer> {
   if (!checked.ok) {
     const text = `Invalid arguments for tool "${tool.definition.name}":\n${describeIssues(checked.issues)}`;
     return { content: [{ type: "text", text }], isError: true };
   }
-  return callTool(tool, checked.value, context);
+  return callTool(tool, checked.value, context, failures);
 }
 
-/** Calls the function: a throw is an `isError` result (a `JsonRpcError` is thrown on); its answer is settled. */
-function callTool(tool: RegisteredTool, input: unknown, context: RequestContext): Answer<ToolAnswer> {
+/**
+ * Calls the function: a throw is answered by `failures` (an `isError` result, logged; a `JsonRpcError` is thrown
+ * on); its answer is settled.
+ */
+function callTool(
+  tool: RegisteredTool,
+  input: unknown,
+  context: RequestContext,
+  failures: ToolFailures,
+): Answer<ToolAnswer> {
   let result: unknown;
   try {
     result = tool.callback(input as never, context);
   } catch (error) {
-    return failed(error);
+    return failures.answer(tool.definition.name, error);
   }
   // Awaited only when it is a thenable: a synchronous answer is settled at once.
   if (isThenable(result)) {
-    return Promise.resolve(result).then((value) => settleTool(tool, value as ToolAnswer), failed);
+    return Promise.resolve(result).then(
+      (value) => settleTool(tool, value as ToolAnswer),
+      (error: unknown) => failures.answer(tool.definition.name, error),
+    );
   }
   return settleTool(tool, result as ToolAnswer);
-}
-
-function failed(error: unknown): CallToolResult {
-  if (error instanceof JsonRpcError) throw error;
-  return { content: [{ type: "text", text: toError(error).message }], isError: true };
 }
 
 function settleTool(tool: RegisteredTool, result: ToolAnswer): Answer<ToolAnswer> {

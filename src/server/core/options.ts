@@ -20,6 +20,7 @@ import { type CallbackFamily, checkHandler, HANDLER_CALLBACKS, type ServerHandle
 import type { ServerLogger } from "./logger.js";
 import type { ServerPlugin } from "./plugin.js";
 import { PluginHooks } from "./plugins.js";
+import { type ServerPolicyInput, type ServerSecurityPolicy, serverPolicy } from "./policy.js";
 
 export type { ServerLogger } from "./logger.js";
 
@@ -134,6 +135,14 @@ export interface EngineOptions {
    * this order.
    */
   plugins?: readonly ServerPlugin[];
+  /**
+   * The security policy: a preset (`default`, `gateway`) and overrides (see {@link serverPolicy}). `gateway`
+   * keeps the text of errors a tool throws out of its answers (`toolErrors: "generic"`).
+   *
+   * @example
+   * new ServerBuilder({ serverInfo, policy: { preset: "gateway" } });
+   */
+  policy?: ServerPolicyInput;
 }
 
 /** The bounds of input rounds, subscriptions, server-to-client requests and request notifications. */
@@ -166,6 +175,8 @@ export interface ServerConfig {
   readonly maxConcurrentHandlers: number;
   readonly maxQueuedHandlers: number;
   readonly logger: ServerLogger;
+  /** The security policy in force. */
+  readonly policy: ServerSecurityPolicy;
   readonly limits: ServerLimits;
   /**
    * The `requestState` HMAC key; `undefined` for the default, 32 random bytes drawn on first use (not at
@@ -212,6 +223,7 @@ const OPTION_KEYS = new Set([
   "singleUseState",
   "previousStateKeys",
   "plugins",
+  "policy",
   ...Object.keys(LIMIT_DEFAULTS),
 ]);
 
@@ -250,6 +262,7 @@ export function buildServerConfig(
     throw invalid("logger", "must have warn(message, details) and error(message, details) methods");
   }
   const cache = checkCache(options.cache);
+  const policy = serverPolicy(options.policy ?? {});
   if (options.plugins !== undefined && !Array.isArray(options.plugins)) {
     throw invalid("plugins", "must be an array of plugins");
   }
@@ -284,6 +297,7 @@ export function buildServerConfig(
     maxConcurrentHandlers,
     maxQueuedHandlers,
     logger: limited,
+    policy,
     limits: Object.freeze(limits as unknown as ServerLimits),
     stateKey: checkStateKey(options.stateKey),
     previousStateKeys: checkPreviousKeys(options.previousStateKeys),
