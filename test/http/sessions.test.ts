@@ -84,6 +84,37 @@ describe("legacy session lifecycle", () => {
     expectError(await p.send(reinit, { headers: { "mcp-session-id": p.sessionId } }), 400, -32600);
   });
 
+  it.each([
+    ["2025-06-18", undefined],
+    ["2025-03-26", undefined],
+    ["2025-06-18", "2025-06-18"],
+  ])(
+    "answers an initialize asking for %s (version header %s) with 2025-11-25; the session then requires that version",
+    async (asked, header) => {
+      const { peer } = await endpoint();
+      const p = peer();
+      const init = await p.send(
+        p.request("initialize", {
+          protocolVersion: asked,
+          capabilities: {},
+          clientInfo: { name: "old", version: "0" },
+        }),
+        { headers: { "mcp-protocol-version": header } },
+      );
+      expect(init.status).toBe(200);
+      expect(init.messages[0]).toMatchObject({ result: { protocolVersion: LEGACY } });
+      expect(p.sessionId).toBeDefined();
+      // A client that keeps speaking its own revision is refused, naming the one version the session speaks.
+      const stale = await p.send(p.request("tools/list"), { headers: { "mcp-protocol-version": asked } });
+      expectError(stale, 400, -32022);
+      expect(stale.messages[0]).toMatchObject({ error: { data: { supported: [LEGACY], requested: asked } } });
+      const none = await p.send(p.request("tools/list"), { headers: { "mcp-protocol-version": undefined } });
+      expectError(none, 400, -32022);
+      await p.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      expect((await p.send(p.request("tools/list"))).status).toBe(200);
+    },
+  );
+
   it("answers another principal with 403 on POST, GET and DELETE", async () => {
     const { peer } = await endpoint(identityFrom);
     const alice = peer();
