@@ -115,6 +115,50 @@ describe("legacy session lifecycle", () => {
     },
   );
 
+  it("answers a 2026-07-28 envelope on the session with 400 naming the mismatch, not 200 -32601", async () => {
+    const { peer } = await endpoint();
+    const p = peer();
+    await p.open();
+    const modernMeta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const discover = await p.send(p.request("server/discover", { _meta: modernMeta }));
+    expectError(discover, 400, -32020);
+    expect(discover.messages[0]).toMatchObject({
+      id: expect.anything(),
+      error: {
+        message: expect.stringMatching(/2026-07-28.*2025-11-25/),
+        data: {
+          header: "MCP-Protocol-Version",
+          reason: "era_mismatch",
+          session: LEGACY,
+          requested: "2026-07-28",
+        },
+      },
+    });
+    const list = await p.send(p.request("tools/list", { _meta: modernMeta }));
+    expectError(list, 400, -32020);
+    for (const method of ["server/discover", "subscriptions/listen"]) {
+      const bare = await p.send(p.request(method, {}));
+      expectError(bare, 400, -32600);
+      expect(bare.messages[0]).toMatchObject({
+        error: {
+          message: expect.stringContaining(`${method} is a 2026-07-28 method`),
+          data: { reason: "era_mismatch", session: LEGACY, method },
+        },
+      });
+    }
+    // 2025-11-25's own _meta (a progress token, the related-task key of its tasks) is no 2026 envelope.
+    const own = await p.send(
+      p.request("tools/list", {
+        _meta: { progressToken: 1, "io.modelcontextprotocol/related-task": { taskId: "t" } },
+      }),
+    );
+    expect(own.status).toBe(200);
+    expect(own.messages.at(-1)).toHaveProperty("result.tools");
+  });
+
   it("answers another principal with 403 on POST, GET and DELETE", async () => {
     const { peer } = await endpoint(identityFrom);
     const alice = peer();
