@@ -94,18 +94,59 @@ describe("connect: 2026-07-28 first", () => {
     });
   });
 
-  it.each([
+  const UNRECOGNIZED = [
     ["an internal error", -32603, "boom"],
     ["an invalid request", -32600, "Server not initialized"],
     ["an implementation-defined error", -32000, "no session"],
     ["-32602 that does not mention _meta", -32602, "Invalid params: unexpected params"],
-  ])("falls back on %s from server/discover", async (_label, code, message) => {
-    const { server, client } = await setup((s) => {
-      s.legacy();
-      s.on("server/discover", () => fail(code, message));
-    });
-    await expect(client.connect()).resolves.toMatchObject({ era: "2025-11-25" });
-    expect(methods(server)).toEqual(["server/discover", "initialize", "notifications/initialized"]);
+  ] as const;
+
+  it.each(UNRECOGNIZED)(
+    "fails with VERSION_NEGOTIATION, without falling back, on %s from server/discover",
+    async (_label, code, message) => {
+      const { server, client } = await setup((s) => {
+        s.legacy();
+        s.on("server/discover", () => fail(code, message));
+      });
+      const error = await rejection(client.connect());
+      expect(error).toBeInstanceOf(McpkitError);
+      expect(error).toMatchObject({
+        code: "VERSION_NEGOTIATION",
+        details: { method: "server/discover", code, message, fallback: "none" },
+      });
+      expect((error as Error).message).toContain(String(code));
+      expect((error as Error).message).toContain('versionFallback: "lenient"');
+      expect((error as Error).cause).toMatchObject({ code, message });
+      expect(methods(server)).toEqual(["server/discover"]);
+      expect(server.closed).toBe(true);
+    },
+  );
+
+  it.each(UNRECOGNIZED)(
+    'with versionFallback "lenient", falls back on %s from server/discover',
+    async (_label, code, message) => {
+      const { server, client } = await setup(
+        (s) => {
+          s.legacy();
+          s.on("server/discover", () => fail(code, message));
+        },
+        { versionFallback: "lenient" },
+      );
+      await expect(client.connect()).resolves.toMatchObject({ era: "2025-11-25" });
+      expect(methods(server)).toEqual(["server/discover", "initialize", "notifications/initialized"]);
+    },
+  );
+
+  it('with versionFallback "lenient", still fails on a recognized 2026 error', async () => {
+    const { server, client } = await setup(
+      (s) => {
+        s.legacy();
+        s.on("server/discover", () => fail(-32020, "Header mismatch"));
+      },
+      { versionFallback: "lenient" },
+    );
+    await expect(client.connect()).rejects.toMatchObject({ code: -32020 });
+    expect(methods(server)).toEqual(["server/discover"]);
   });
 
   it.each([
@@ -196,8 +237,20 @@ describe("connect: the 2025-11-25 fallback", () => {
     expect(server.closed).toBe(true);
   });
 
-  it.each(["2025-06-18", "2025-03-26"])("accepts an older legacy answer: %s", async (version) => {
+  it.each(["2025-06-18", "2025-03-26"])("refuses an older legacy answer by default: %s", async (version) => {
     const { server, client } = await setup((s) => s.legacy(version));
+    const error = await rejection(client.connect());
+    expect(error).toMatchObject({
+      code: "VERSION_NEGOTIATION",
+      details: { requested: "2025-11-25", received: version, option: "acceptOlderVersions" },
+    });
+    expect((error as Error).message).toContain("acceptOlderVersions");
+    expect(methods(server)).not.toContain("notifications/initialized");
+    expect(server.closed).toBe(true);
+  });
+
+  it.each(["2025-06-18", "2025-03-26"])("accepts an older legacy answer when told: %s", async (version) => {
+    const { server, client } = await setup((s) => s.legacy(version), { acceptOlderVersions: true });
     await expect(client.connect()).resolves.toMatchObject({ era: "2025-11-25", protocolVersion: version });
     expect(client.protocolVersion).toBe(version);
     expect(methods(server)).toContain("notifications/initialized");
@@ -299,14 +352,33 @@ describe("connect: deadline, abort and close", () => {
     expect(methods(server)).toEqual(["server/discover"]);
   });
 
-  it("falls back when the discover probe times out, within the connect deadline", async () => {
+  it("does not fall back when the discover probe times out: the connect deadline is the error", async () => {
+    const { server, client } = await setup(
+      (s) => {
+        s.legacy();
+        s.on("server/discover", () => undefined);
+      },
+      { connectTimeoutMs: 50 },
+    );
+    const error = await rejection(client.connect());
+    expect(error).toBeInstanceOf(McpkitError);
+    expect(error).toMatchObject({ code: "TIMEOUT" });
+    expect(methods(server)).toEqual(["server/discover"]);
+    expect(server.closed).toBe(true);
+  });
+
+  it('with versionFallback "lenient", falls back when the discover probe times out, within the connect deadline', async () => {
     const warnings: string[] = [];
     const { server, client } = await setup(
       (s) => {
         s.legacy();
         s.on("server/discover", () => undefined);
       },
-      { connectTimeoutMs: 200, logger: { warn: (message) => warnings.push(message) } },
+      {
+        connectTimeoutMs: 200,
+        versionFallback: "lenient",
+        logger: { warn: (message) => warnings.push(message) },
+      },
     );
     await expect(client.connect()).resolves.toMatchObject({ era: "2025-11-25" });
     expect(methods(server)).toEqual(["server/discover", "initialize", "notifications/initialized"]);
@@ -334,7 +406,7 @@ describe("connect: deadline, abort and close", () => {
         s.on("server/discover", () => undefined);
         s.on("initialize", () => undefined);
       },
-      { connectTimeoutMs: 50 },
+      { connectTimeoutMs: 50, versionFallback: "lenient" },
     );
     const error = await rejection(client.connect());
     expect(error).toBeInstanceOf(McpkitError);

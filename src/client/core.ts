@@ -144,6 +144,8 @@ export abstract class ClientCore {
         meta: this.config,
         pinned: this.config.protocolVersion,
         deadline,
+        lenient: this.config.versionFallback === "lenient",
+        acceptOlderVersions: this.config.acceptOlderVersions,
         probeTimeoutFallsBack: this.config.transport.fallsBackOnProbeTimeout !== false,
       });
       if (this.state !== "connecting") throw this.closedError("the client closed during connect");

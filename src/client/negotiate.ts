@@ -23,7 +23,14 @@ export interface LadderInput {
   pinned: Era | undefined;
   /** The whole connect deadline. */
   deadline: Deadline;
-  /** False on Streamable HTTP: a probe that times out is an error there, not a fallback signal. */
+  /**
+   * `versionFallback: "lenient"`: fall back on any error that is not a recognized 2026 error (and, where
+   * `probeTimeoutFallsBack`, on the probe's timeout). Otherwise only -32601 and -32022 naming a 2025 version do.
+   */
+  lenient?: boolean;
+  /** Accept an `initialize` answer naming 2025-06-18 or 2025-03-26. */
+  acceptOlderVersions?: boolean;
+  /** False on Streamable HTTP: a probe that times out is an error there, even when lenient. */
   probeTimeoutFallsBack?: boolean;
 }
 
@@ -31,8 +38,9 @@ type ProbeOutcome = { kind: "modern"; info: ConnectionInfo } | { kind: "legacy" 
 
 /**
  * Runs the version ladder inside one deadline. Unpinned: `server/discover` first, `initialize` only on a
- * fallback signal (a JSON-RPC error that is not a recognized 2026 error, -32022 naming a legacy version, or the
- * probe's own timeout); -32022 naming 2026-07-28 retries discover once. Pinned: that era only.
+ * fallback signal: -32601, or -32022 naming a 2025 version (lenient: also any error that is not a recognized
+ * 2026 error, an HTTP 400 without one, or the probe's own timeout off HTTP); -32022 naming 2026-07-28 retries
+ * discover once. Any other answer fails with a typed error. Pinned: that era only.
  */
 export async function negotiate(input: LadderInput): Promise<ConnectionInfo> {
   if (input.pinned === LEGACY_VERSION) return initialize(input);
@@ -43,10 +51,11 @@ export async function negotiate(input: LadderInput): Promise<ConnectionInfo> {
 
 async function discover(input: LadderInput): Promise<ProbeOutcome> {
   const pinned = input.pinned === MODERN_VERSION;
-  const timeoutFallsBack = !pinned && input.probeTimeoutFallsBack !== false;
+  const lenient = !pinned && input.lenient === true;
+  const timeoutFallsBack = lenient && input.probeTimeoutFallsBack !== false;
   for (let attempt = 0; ; attempt++) {
     const probe = new Deadline({
-      // Unpinned, the probe gets a bounded slice so that the initialize fallback still fits.
+      // A probe whose timeout falls back gets a bounded slice, so that the initialize fallback still fits.
       timeoutMs: !timeoutFallsBack
         ? Number.POSITIVE_INFINITY
         : Math.min(PROBE_TIMEOUT_MS, input.deadline.remainingMs() / 2),
@@ -62,14 +71,25 @@ async function discover(input: LadderInput): Promise<ProbeOutcome> {
       return { kind: "modern", info: modernInfo(checkResult("server/discover", result)) };
     } catch (error) {
       if (probe.timedOut && timeoutFallsBack) return { kind: "legacy" };
-      // A transport's own verdict that the server does not speak 2026 (HTTP: an empty or unrecognized 400).
-      if (error instanceof McpkitError && error.code === "VERSION_NEGOTIATION" && !pinned)
-        return { kind: "legacy" };
+      // A transport's own verdict (HTTP: a 400 without a recognized JSON-RPC error).
+      if (error instanceof McpkitError && error.code === "VERSION_NEGOTIATION" && !pinned) {
+        if (lenient) return { kind: "legacy" };
+        const status = error.details?.status;
+        throw noFallback(
+          `server/discover was answered with HTTP ${String(status)} and no JSON-RPC error`,
+          error.details,
+          error,
+        );
+      }
       if (!(error instanceof JsonRpcError)) throw error;
       if (error.code === ErrorCode.UnsupportedProtocolVersion) {
         const supported = supportedVersions(error);
         if (supported.includes(MODERN_VERSION) && attempt === 0) continue;
-        if (!pinned && supported.some(isLegacyVersion)) return { kind: "legacy" };
+        const spoken =
+          input.acceptOlderVersions === true
+            ? supported.some(isLegacyVersion)
+            : supported.includes(LEGACY_VERSION);
+        if (!pinned && spoken) return { kind: "legacy" };
         throw noCommonVersion(error, "server/discover");
       }
       if (isModernError(error)) throw error;
@@ -79,11 +99,35 @@ async function discover(input: LadderInput): Promise<ProbeOutcome> {
           cause: error,
         });
       }
-      return { kind: "legacy" };
+      if (error.code === ErrorCode.MethodNotFound || lenient) return { kind: "legacy" };
+      throw noFallback(
+        `server/discover answered ${error.code} (${clip(error.message)})`,
+        { code: error.code, message: error.message, ...(error.hasData ? { data: error.data } : {}) },
+        error,
+      );
     } finally {
       probe.dispose();
     }
   }
+}
+
+/** The failure of a strict ladder on an answer that is no fallback signal: says what came, and the way out. */
+function noFallback(
+  what: string,
+  details: { [key: string]: unknown } | undefined,
+  cause: Error,
+): McpkitError {
+  return new McpkitError(
+    "VERSION_NEGOTIATION",
+    `${what}: only -32601 or -32022 naming a 2025 version make the client fall back to initialize, so it ` +
+      'does not. For a server known to answer server/discover this way, set versionFallback: "lenient" ' +
+      '(or protocolVersion: "2025-11-25")',
+    { details: { ...details, method: "server/discover", fallback: "none" }, cause },
+  );
+}
+
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
 }
 
 async function initialize(input: LadderInput): Promise<ConnectionInfo> {
@@ -107,6 +151,13 @@ async function initialize(input: LadderInput): Promise<ConnectionInfo> {
   }
   checkResult("initialize", result);
   const version = result.protocolVersion as string;
+  if (version !== LEGACY_VERSION && isLegacyVersion(version) && input.acceptOlderVersions !== true) {
+    throw new McpkitError(
+      "VERSION_NEGOTIATION",
+      `the server answered initialize with the older revision ${version}; set acceptOlderVersions: true to speak it`,
+      { details: { requested: LEGACY_VERSION, received: version, option: "acceptOlderVersions" } },
+    );
+  }
   if (!isLegacyVersion(version)) {
     throw new McpkitError("VERSION_NEGOTIATION", `the server answered initialize with version ${version}`, {
       details: { requested: LEGACY_VERSION, received: version },

@@ -17,6 +17,8 @@ describe("client options", () => {
       connectTimeoutMs: 60_000,
       maxPendingRequests: 1024,
       logLevel: undefined,
+      versionFallback: "strict",
+      acceptOlderVersions: false,
     });
     expect(typeof config.logger.warn).toBe("function");
   });
@@ -35,6 +37,8 @@ describe("client options", () => {
     ["a non-function onLog", { ...base, onLog: "print" }, "onLog"],
     ["a non-function onTransportError", { ...base, onTransportError: {} }, "onTransportError"],
     ["a logger without warn", { ...base, logger: { log() {} } }, "logger"],
+    ["an unknown versionFallback", { ...base, versionFallback: "any" }, "versionFallback"],
+    ["a non-boolean acceptOlderVersions", { ...base, acceptOlderVersions: "yes" }, "acceptOlderVersions"],
   ])("rejects %s with INVALID_CONFIG naming the key", (_label, options, key) => {
     expect(() => new Client(options as unknown as ClientOptions)).toThrow(
       expect.objectContaining({ code: "INVALID_CONFIG", details: { key } }),

@@ -35,6 +35,8 @@ export interface ClientConfig {
   clientInfo: Implementation;
   capabilities: ClientCapabilities;
   protocolVersion: Era | undefined;
+  versionFallback: "strict" | "lenient";
+  acceptOlderVersions: boolean;
   requestTimeoutMs: number;
   connectTimeoutMs: number;
   maxPendingRequests: number;
@@ -63,6 +65,8 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   "clientInfo",
   "capabilities",
   "protocolVersion",
+  "versionFallback",
+  "acceptOlderVersions",
   "requestTimeoutMs",
   "connectTimeoutMs",
   "maxPendingRequests",
@@ -120,6 +124,12 @@ export function resolveClientOptions(options: unknown): ClientConfig {
   if (version !== undefined && !isEra(version)) {
     throw invalid("protocolVersion", 'must be "2026-07-28" or "2025-11-25"');
   }
+  const fallback = options.versionFallback ?? "strict";
+  if (fallback !== "strict" && fallback !== "lenient") {
+    throw invalid("versionFallback", 'must be "strict" or "lenient"');
+  }
+  const older = options.acceptOlderVersions ?? false;
+  if (typeof older !== "boolean") throw invalid("acceptOlderVersions", "must be a boolean");
   const level = options.logLevel;
   if (level !== undefined && !LOGGING_LEVELS.includes(level as LoggingLevel)) {
     throw invalid("logLevel", `must be one of ${LOGGING_LEVELS.join(", ")}`);
@@ -159,6 +169,8 @@ export function resolveClientOptions(options: unknown): ClientConfig {
     clientInfo: info as Implementation,
     capabilities: capabilities as ClientCapabilities,
     protocolVersion: version,
+    versionFallback: fallback,
+    acceptOlderVersions: older,
     requestTimeoutMs: checkTimeout("requestTimeoutMs", options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS),
     connectTimeoutMs: checkTimeout("connectTimeoutMs", options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS),
     maxPendingRequests: positiveInteger(

@@ -43,9 +43,35 @@ export interface ClientOptions extends InputOptions {
   capabilities?: ClientCapabilities;
   /**
    * Pin one era: `"2026-07-28"` sends only `server/discover` and never falls back; `"2025-11-25"` goes straight
-   * to `initialize` and never emits 2026 metadata. Absent: prefer 2026-07-28, fall back to 2025-11-25.
+   * to `initialize` and never emits 2026 metadata. Absent: prefer 2026-07-28, fall back to 2025-11-25 as
+   * `versionFallback` says.
    */
   protocolVersion?: Era;
+  /**
+   * Which answers to `server/discover` make an unpinned client fall back to `initialize`.
+   *
+   * - `"strict"` (default): only `-32601` (method not found) and `-32022` naming a 2025 version (also inside an
+   *   HTTP 400). Any other error, an HTTP 400 without a JSON-RPC error, or a probe that times out fails
+   *   `connect()` with `McpkitError` `VERSION_NEGOTIATION` (or `TIMEOUT`), so an intermediary's error cannot
+   *   silently downgrade the connection.
+   * - `"lenient"`: also any error that is not a recognized 2026-07-28 error, an HTTP 400 with an empty or
+   *   unrecognized body, and (off HTTP) a probe that times out: the spec's era-detection rule, for servers that
+   *   answer `server/discover` this way (the official v1 SDK over HTTP answers `400 -32000`).
+   *
+   * Authentication, TLS, network, size and malformed-answer failures never fall back.
+   *
+   * @example
+   * new Client({ transport, clientInfo, versionFallback: "lenient" });
+   */
+  versionFallback?: "strict" | "lenient";
+  /**
+   * Accept a server that answers `initialize` with `2025-06-18` or `2025-03-26` (spoken on the 2025 path with
+   * that revision's differences). Default false: such an answer fails `connect()` with `VERSION_NEGOTIATION`.
+   *
+   * @example
+   * new Client({ transport, clientInfo, protocolVersion: "2025-11-25", acceptOlderVersions: true });
+   */
+  acceptOlderVersions?: boolean;
   /** The default deadline of one operation, in milliseconds (default 30,000). */
   requestTimeoutMs?: number;
   /** The deadline of the whole `connect()`, every negotiation attempt included (default 60,000). */

@@ -76,8 +76,9 @@ export interface Transport {
    */
   readonly cancelsByStream?: boolean;
   /**
-   * Whether a probe that times out may fall back to `initialize`. Streamable HTTP says `false`: there a server
-   * that does not speak 2026-07-28 answers (400, or -32601), so a timeout is an error. Absent means true.
+   * Whether a probe that times out may fall back to `initialize` (with `versionFallback: "lenient"` only).
+   * Streamable HTTP says `false`: there a server that does not speak 2026-07-28 answers (400, or -32601), so a
+   * timeout is an error. Absent means true.
    */
   readonly fallsBackOnProbeTimeout?: boolean;
   /**
@@ -91,7 +92,8 @@ export interface Transport {
   /**
    * Sends one message. Streamable HTTP resolves once the request's answer has been delivered (or the
    * notification accepted), and rejects with an `McpkitError` when the exchange failed; it may reject a
-   * `server/discover` with `VERSION_NEGOTIATION` to say that the server does not speak 2026-07-28.
+   * `server/discover` with `VERSION_NEGOTIATION` to say that the answer held no JSON-RPC error (an HTTP 400
+   * without one): a fallback signal only to a client with `versionFallback: "lenient"`.
    */
   send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void>;
   /** Ends the channel and releases what it holds. Idempotent. */

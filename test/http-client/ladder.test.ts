@@ -40,7 +40,7 @@ function ladderPeer(discover: (req: Received, res: ServerResponse) => void) {
 const methods = (received: Received[]) => received.map((r) => r.body.method ?? r.method);
 
 describe("the ladder over HTTP", () => {
-  it.each([
+  const UNRECOGNIZED_400 = [
     ["an empty 400", (res: ServerResponse) => res.writeHead(400).end()],
     [
       "a 400 with a text body",
@@ -60,10 +60,60 @@ describe("the ladder over HTTP", () => {
         }),
     ],
     [
+      "a 200 carrying -32603",
+      (res: ServerResponse, id?: unknown) => json(res, 200, modern.error(id, -32603, "Internal error")),
+    ],
+    [
+      "a 400 carrying -32600",
+      (res: ServerResponse, id?: unknown) => json(res, 400, modern.error(id, -32600, "Invalid Request")),
+    ],
+  ] as const;
+
+  it.each(UNRECOGNIZED_400)(
+    "never falls back on %s by default: VERSION_NEGOTIATION naming the option",
+    async (_name, answer) => {
+      const peer = await ladderPeer((req, res) => answer(res, req.body.id));
+      const { client } = httpClient(peer.url, { cleanup });
+      const error = await rejection(client.connect());
+      expect(error).toMatchObject({ code: "VERSION_NEGOTIATION", details: { fallback: "none" } });
+      expect((error as Error).message).toContain('versionFallback: "lenient"');
+      expect(methods(peer.received)).toEqual(["server/discover"]);
+    },
+  );
+
+  it.each(UNRECOGNIZED_400)(
+    'falls back to initialize on %s with versionFallback "lenient"',
+    async (_name, answer) => {
+      const peer = await ladderPeer((req, res) => answer(res, req.body.id));
+      const { client } = httpClient(peer.url, { cleanup, client: { versionFallback: "lenient" } });
+      const info = await client.connect();
+      expect(info.era).toBe(LEGACY);
+      expect(methods(peer.received).slice(0, 3)).toEqual([
+        "server/discover",
+        "initialize",
+        "notifications/initialized",
+      ]);
+    },
+  );
+
+  it.each([
+    [
       "-32601 (404)",
       (res: ServerResponse, id?: unknown) => json(res, 404, modern.error(id, -32601, "Method not found")),
     ],
-  ])("falls back to initialize on %s", async (_name, answer) => {
+    [
+      "-32022 naming 2025-11-25 inside a 400",
+      (res: ServerResponse, id?: unknown) =>
+        json(
+          res,
+          400,
+          modern.error(id, -32022, "Unsupported protocol version", {
+            supported: [LEGACY],
+            requested: MODERN,
+          }),
+        ),
+    ],
+  ])("falls back to initialize on %s by default", async (_name, answer) => {
     const peer = await ladderPeer((req, res) => answer(res, req.body.id));
     const { client } = httpClient(peer.url, { cleanup });
     const info = await client.connect();
@@ -124,10 +174,11 @@ describe("the ladder over HTTP", () => {
       "MESSAGE_TOO_LARGE",
     ],
     ["silence (timeout)", () => {}, "TIMEOUT"],
-  ])("never falls back on %s", async (_name, answer, code) => {
+  ])('never falls back on %s, even with versionFallback "lenient"', async (_name, answer, code) => {
     const peer = await ladderPeer((_req, res) => answer(res));
     const { client } = httpClient(peer.url, {
       cleanup,
+      client: { versionFallback: "lenient" },
       transport: { policy: { receiveTimeoutMs: 200, maxResponseBytes: 2_000 } },
     });
     expect(await rejection(client.connect())).toMatchObject({ code });

@@ -26,7 +26,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { Client } from "../../src/client/client.js";
 import { launchStdio } from "../../src/stdio/launcher.js";
-import { listenOnLoopback, textOf } from "../support/interop-helpers.js";
+import { listenOnLoopback, rejection, textOf } from "../support/interop-helpers.js";
 import { useWireValidation, wrapTransport } from "../support/validating-transport.js";
 import { WireValidator } from "../support/wire-schema.js";
 import { httpClient, LEGACY, MODERN, useHttpCleanups } from "./helpers.js";
@@ -64,8 +64,61 @@ describe.each([MODERN, LEGACY] as const)("the official v2 server on its Node HTT
   });
 });
 
+/** An official v1 server (1.32.2) with an `echo` tool, on 127.0.0.1: one transport per session, or stateless. */
+async function v1HttpServer(stateful: boolean): Promise<string> {
+  const transports = new Map<string, V1Http>();
+  return listen(async (req, res) => {
+    const id = req.headers["mcp-session-id"];
+    let transport = typeof id === "string" ? transports.get(id) : undefined;
+    if (transport === undefined) {
+      transport = new V1Http(
+        stateful
+          ? {
+              sessionIdGenerator: () => randomUUID(),
+              onsessioninitialized: (sid) => void transports.set(sid, transport as V1Http),
+            }
+          : {}, // no sessionIdGenerator: stateless
+      );
+      const server = new V1McpServer({ name: "official-v1", version: "1.32.2" });
+      server.registerTool("echo", { inputSchema: { text: z.string() } }, async ({ text }) => ({
+        content: [{ type: "text", text }],
+      }));
+      await server.connect(transport);
+    }
+    await transport.handleRequest(req, res);
+  });
+}
+
+describe.each([
+  ["with sessions", true, "Server not initialized"],
+  ["stateless", false, "Unsupported protocol version"],
+] as const)(
+  "an official v1 server (1.32.2) %s: its 400 -32000 to server/discover",
+  (_name, stateful, said) => {
+    it("is an error by default, naming what it answered and the option, never a silent downgrade", async () => {
+      const url = await v1HttpServer(stateful);
+      const { client, sent } = httpClient(url, { era: LEGACY, cleanup });
+      const error = await rejection(client.connect());
+      expect(error).toMatchObject({
+        code: "VERSION_NEGOTIATION",
+        details: { method: "server/discover", code: -32000, fallback: "none" },
+      });
+      expect((error as Error).message).toContain(said);
+      expect((error as Error).message).toContain('versionFallback: "lenient"');
+      expect(sent.map((s) => s.body && "method" in s.body && s.body.method)).toEqual(["server/discover"]);
+    });
+
+    it('falls back to 2025-11-25 with versionFallback "lenient"', async () => {
+      const url = await v1HttpServer(stateful);
+      const { client } = httpClient(url, { era: LEGACY, cleanup, client: { versionFallback: "lenient" } });
+      expect(await client.connect()).toMatchObject({ era: LEGACY, serverInfo: { name: "official-v1" } });
+      expect(textOf(await client.callTool("echo", { text: "hi" }))).toBe("hi");
+    });
+  },
+);
+
 describe("an official v1 server (1.32.2) with sessions, 2025-11-25", () => {
-  it("falls back from discover, keeps the session, hears list changes on the GET stream, DELETEs on close", async () => {
+  it('with versionFallback "lenient": falls back from discover, keeps the session, hears list changes on the GET stream, DELETEs on close', async () => {
     const transports = new Map<string, V1Http>();
     const servers: V1McpServer[] = [];
     let closedSessions = 0;
@@ -91,7 +144,7 @@ describe("an official v1 server (1.32.2) with sessions, 2025-11-25", () => {
     const { client, transport, sent } = httpClient(url, {
       era: LEGACY,
       cleanup,
-      client: { onNotification: (n) => notifications.push(n.method) },
+      client: { versionFallback: "lenient", onNotification: (n) => notifications.push(n.method) },
     });
     const info = await client.connect();
     expect(info).toMatchObject({ era: LEGACY, protocolVersion: LEGACY, serverInfo: { name: "official-v1" } });
@@ -144,7 +197,11 @@ describe("an official v1 server that speaks 2025-03-26 (sdk 1.12.3)", () => {
       }
       await transport.handleRequest(req, res);
     });
-    const { client, transport, sent } = httpClient(url, { era: LEGACY, cleanup });
+    const { client, transport, sent } = httpClient(url, {
+      era: LEGACY,
+      cleanup,
+      client: { versionFallback: "lenient", acceptOlderVersions: true },
+    });
     const info = await client.connect();
     expect(info).toMatchObject({
       era: LEGACY,
@@ -160,7 +217,7 @@ describe("an official v1 server that speaks 2025-03-26 (sdk 1.12.3)", () => {
     for (const request of sent.slice(1)) expect(request.headers["mcp-protocol-version"]).toBeUndefined();
   });
 
-  it("over stdio: accepted as a rung", async () => {
+  const stdioClient = (options: { acceptOlderVersions?: boolean }) => {
     const script = fileURLToPath(new URL("./fixtures/legacy-v1-server.mjs", import.meta.url));
     const validator = new WireValidator(LEGACY);
     const client = new Client({
@@ -170,8 +227,23 @@ describe("an official v1 server that speaks 2025-03-26 (sdk 1.12.3)", () => {
         validator,
       ),
       clientInfo: { name: "mcpkit-stdio", version: "1.0.0" },
+      ...options,
     });
     cleanup(() => client.close());
+    return client;
+  };
+
+  it("over stdio, by default: refused with VERSION_NEGOTIATION naming acceptOlderVersions", async () => {
+    const client = stdioClient({});
+    const error = await rejection(client.connect());
+    expect(error).toMatchObject({
+      code: "VERSION_NEGOTIATION",
+      details: { received: "2025-03-26", option: "acceptOlderVersions" },
+    });
+  });
+
+  it("over stdio, with acceptOlderVersions: accepted as a rung (its -32601 to discover falls back)", async () => {
+    const client = stdioClient({ acceptOlderVersions: true });
     const info = await client.connect();
     expect(info).toMatchObject({
       era: LEGACY,

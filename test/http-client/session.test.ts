@@ -215,16 +215,21 @@ describe("resuming a POST stream that ends before its answer (SEP-1699)", () => 
 });
 
 describe("older stateful rungs", () => {
-  it("2025-06-18: accepted, and requests carry MCP-Protocol-Version: 2025-06-18", async () => {
+  it("2025-06-18: accepted with acceptOlderVersions, and requests carry MCP-Protocol-Version: 2025-06-18", async () => {
     const { peer } = await sessionPeer({ version: "2025-06-18" });
-    const { client, transport } = httpClient(peer.url, { era: LEGACY, pin: LEGACY, cleanup });
+    const { client, transport } = httpClient(peer.url, {
+      era: LEGACY,
+      pin: LEGACY,
+      cleanup,
+      client: { acceptOlderVersions: true },
+    });
     expect((await client.connect()).protocolVersion).toBe("2025-06-18");
     await client.listTools();
     expect(transport.protocolVersion).toBe("2025-06-18");
     expect(peer.received.at(-1)?.headers["mcp-protocol-version"]).toBe("2025-06-18");
   });
 
-  it("2025-03-26: accepted, no MCP-Protocol-Version header, and a batch answer is read", async () => {
+  it("2025-03-26: accepted with acceptOlderVersions, no MCP-Protocol-Version header, and a batch answer is read", async () => {
     const { peer } = await sessionPeer({
       version: "2025-03-26",
       onRequest: (req, res) => {
@@ -241,7 +246,7 @@ describe("older stateful rungs", () => {
       era: LEGACY,
       pin: LEGACY,
       cleanup,
-      client: { onLog: (l) => logs.push(l.data) },
+      client: { acceptOlderVersions: true, onLog: (l) => logs.push(l.data) },
     });
     expect((await client.connect()).protocolVersion).toBe("2025-03-26");
     expect(textOf(await client.callTool("x", {}))).toBe("batched");

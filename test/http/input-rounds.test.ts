@@ -258,9 +258,15 @@ describe("2025-11-25 input rounds over HTTP", () => {
     const { url } = await start();
     const peer = await legacyPeer(url, { elicitation: {} });
     const reply = await peer.send(peer.request("tools/call", { name: "roots", arguments: {} }));
+    // A 2025-11-25 client reads errors from a 200 body; the message names the capability.
+    expect(reply.status).toBe(200);
     expect(reply.messages).toHaveLength(1);
     expect(reply.messages[0]).toMatchObject({
-      error: { code: -32603, data: { requiredCapabilities: { roots: {} } } },
+      error: {
+        code: -32021,
+        message: "Missing required client capability: roots (not declared at initialize)",
+        data: { requiredCapabilities: { roots: {} } },
+      },
     });
   });
 

@@ -84,6 +84,81 @@ describe("legacy session lifecycle", () => {
     expectError(await p.send(reinit, { headers: { "mcp-session-id": p.sessionId } }), 400, -32600);
   });
 
+  it.each([
+    ["2025-06-18", undefined],
+    ["2025-03-26", undefined],
+    ["2025-06-18", "2025-06-18"],
+  ])(
+    "answers an initialize asking for %s (version header %s) with 2025-11-25; the session then requires that version",
+    async (asked, header) => {
+      const { peer } = await endpoint();
+      const p = peer();
+      const init = await p.send(
+        p.request("initialize", {
+          protocolVersion: asked,
+          capabilities: {},
+          clientInfo: { name: "old", version: "0" },
+        }),
+        { headers: { "mcp-protocol-version": header } },
+      );
+      expect(init.status).toBe(200);
+      expect(init.messages[0]).toMatchObject({ result: { protocolVersion: LEGACY } });
+      expect(p.sessionId).toBeDefined();
+      // A client that keeps speaking its own revision is refused, naming the one version the session speaks.
+      const stale = await p.send(p.request("tools/list"), { headers: { "mcp-protocol-version": asked } });
+      expectError(stale, 400, -32022);
+      expect(stale.messages[0]).toMatchObject({ error: { data: { supported: [LEGACY], requested: asked } } });
+      const none = await p.send(p.request("tools/list"), { headers: { "mcp-protocol-version": undefined } });
+      expectError(none, 400, -32022);
+      await p.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      expect((await p.send(p.request("tools/list"))).status).toBe(200);
+    },
+  );
+
+  it("answers a 2026-07-28 envelope on the session with 400 naming the mismatch, not 200 -32601", async () => {
+    const { peer } = await endpoint();
+    const p = peer();
+    await p.open();
+    const modernMeta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const discover = await p.send(p.request("server/discover", { _meta: modernMeta }));
+    expectError(discover, 400, -32020);
+    expect(discover.messages[0]).toMatchObject({
+      id: expect.anything(),
+      error: {
+        message: expect.stringMatching(/2026-07-28.*2025-11-25/),
+        data: {
+          header: "MCP-Protocol-Version",
+          reason: "era_mismatch",
+          session: LEGACY,
+          requested: "2026-07-28",
+        },
+      },
+    });
+    const list = await p.send(p.request("tools/list", { _meta: modernMeta }));
+    expectError(list, 400, -32020);
+    for (const method of ["server/discover", "subscriptions/listen"]) {
+      const bare = await p.send(p.request(method, {}));
+      expectError(bare, 400, -32600);
+      expect(bare.messages[0]).toMatchObject({
+        error: {
+          message: expect.stringContaining(`${method} is a 2026-07-28 method`),
+          data: { reason: "era_mismatch", session: LEGACY, method },
+        },
+      });
+    }
+    // 2025-11-25's own _meta (a progress token, the related-task key of its tasks) is no 2026 envelope.
+    const own = await p.send(
+      p.request("tools/list", {
+        _meta: { progressToken: 1, "io.modelcontextprotocol/related-task": { taskId: "t" } },
+      }),
+    );
+    expect(own.status).toBe(200);
+    expect(own.messages.at(-1)).toHaveProperty("result.tools");
+  });
+
   it("answers another principal with 403 on POST, GET and DELETE", async () => {
     const { peer } = await endpoint(identityFrom);
     const alice = peer();

@@ -67,9 +67,10 @@ type Wire =
  *   GET stream delivering server requests and notifications, one re-initialize and retry on an expired session
  *   (404), resumption of a POST stream that ends early (`Last-Event-ID`, the server's `retry`), and `close()`
  *   stops the GET stream, then sends a best-effort DELETE.
- * - **The ladder**: a `server/discover` answered with a 400 that carries no recognized JSON-RPC error rejects
- *   with `VERSION_NEGOTIATION`, which makes the client fall back to `initialize`; authentication, TLS, timeout,
- *   overflow and malformed answers reject with errors that never fall back.
+ * - **The ladder**: a `server/discover` answered with a 400 that carries no JSON-RPC error rejects with
+ *   `VERSION_NEGOTIATION` (`reason: "discover_refused"`), which the client's `versionFallback: "lenient"` takes
+ *   as a fallback signal (the default, strict, does not); authentication, TLS, timeout, overflow and malformed
+ *   answers reject with errors that never fall back.
  *
  * `send()` of a request resolves once its answer was delivered, and rejects with an `McpkitError` when the
  * exchange failed. Every limit and timeout is the policy's.
@@ -558,8 +559,8 @@ function isDiscoverRefusal(request: JsonRpcRequest, wire: Wire, status: number):
 function discoverRefused(status: number): McpkitError {
   return new McpkitError(
     "VERSION_NEGOTIATION",
-    `the server answered server/discover with HTTP ${status} and no recognized error: it does not speak ${MODERN_VERSION}`,
-    { details: { status, fallback: "initialize" } },
+    `the server answered server/discover with HTTP ${status} and no JSON-RPC error`,
+    { details: { status, reason: "discover_refused" } },
   );
 }
 

@@ -8,6 +8,8 @@ import type {
   RequestId,
 } from "../../jsonrpc/message.js";
 import { isObject, isRequest, isResponse } from "../../jsonrpc/message.js";
+import { MetaKey } from "../../protocol/meta.js";
+import { LEGACY_CLIENT_METHODS, MODERN_CLIENT_METHODS } from "../../protocol/methods.js";
 import { McpHeader } from "../../protocol/routing-headers.js";
 import { LEGACY_VERSION } from "../../protocol/versions.js";
 import { CLUSTER_UNAVAILABLE_MESSAGE } from "../../server/port.js";
@@ -55,6 +57,7 @@ export async function legacyPost(
     onNotification(endpoint, session, message, identity);
     return emptyResponse(202);
   }
+  checkEra(message);
   if (session.inFlight.has(message.id)) {
     throw refusal(400, ErrorCode.InvalidRequest, "Invalid Request: duplicate request id");
   }
@@ -78,6 +81,43 @@ export async function legacyPost(
     // No rejection is left unhandled: an unhandled one ends a Node process run with the default settings.
     .catch((error: unknown) => endpoint.logger.error("could not answer a request", error));
   return exchange.response;
+}
+
+/** The 2026-07-28 methods 2025-11-25 does not have. */
+const MODERN_ONLY = new Set(
+  [...MODERN_CLIENT_METHODS].filter((method) => !LEGACY_CLIENT_METHODS.has(method)),
+);
+
+/**
+ * Refuses a 2026-07-28 envelope sent on a 2025-11-25 session (with that version header): a request whose
+ * `_meta` names another protocol version is `400 -32020` (the header does not match it), a 2026-only method
+ * (`server/discover`, `subscriptions/listen`) is `400 -32600`. A mixed-era client learns what it mixed up,
+ * instead of a `200 -32601` that reads like a 2025 server without the method.
+ */
+function checkEra(request: JsonRpcRequest): void {
+  const meta = request.params?._meta;
+  const requested = isObject(meta) ? meta[MetaKey.protocolVersion] : undefined;
+  if (requested !== undefined && requested !== LEGACY_VERSION) {
+    throw refusal(
+      400,
+      ErrorCode.HeaderMismatch,
+      `Header mismatch: the request's _meta names protocol version ${String(requested)}, but its ${McpHeader.protocolVersion} and session are ${LEGACY_VERSION}`,
+      {
+        header: McpHeader.protocolVersion,
+        reason: "era_mismatch",
+        session: LEGACY_VERSION,
+        requested,
+      },
+    );
+  }
+  if (MODERN_ONLY.has(request.method)) {
+    throw refusal(
+      400,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: ${request.method} is a 2026-07-28 method, and this session speaks ${LEGACY_VERSION}: send it without Mcp-Session-Id, with ${McpHeader.protocolVersion}: 2026-07-28`,
+      { reason: "era_mismatch", session: LEGACY_VERSION, method: request.method },
+    );
+  }
 }
 
 /** GET: the session's stream of server-to-client messages. One per session; a second one gets 409. */

@@ -35,9 +35,9 @@ export interface LegacyRounds {
  * Serves a 2025-11-25 request whose handler may answer `inputRequired()`: the server sends the requests to the
  * client itself, as real `sampling/createMessage`, `elicitation/create` and `roots/list` requests (all of a
  * round at once), waits for the answers, and calls the handler again with them and its state, round after
- * round, until it answers with a result. Fails with `-32603` when the client did not negotiate a capability
- * the requests need (nothing is sent), when a request fails on the client, when there is no channel to send
- * on, or past `maxRounds`.
+ * round, until it answers with a result. Fails with `-32021` naming the capability when the client did not
+ * declare one the requests need at `initialize` (nothing is sent), and with `-32603` when a request fails on
+ * the client, when there is no channel to send on, or past `maxRounds`.
  */
 export async function runLegacyRounds(loop: LegacyRounds): Promise<Result> {
   let input: RoundInput = { inputResponses: undefined, requestState: undefined };
@@ -51,14 +51,6 @@ export async function runLegacyRounds(loop: LegacyRounds): Promise<Result> {
         { reason: "too_many_rounds", limit: loop.maxRounds },
       );
     }
-    const missing = missingCapabilities(answer.requests, loop.capabilities);
-    if (missing) {
-      throw new JsonRpcError(
-        ErrorCode.InternalError,
-        `Client capability not negotiated: ${describeCapabilities(missing)}`,
-        { requiredCapabilities: missing },
-      );
-    }
     const inputResponses = await ask(loop, answer.requests);
     input = {
       inputResponses,
@@ -67,13 +59,24 @@ export async function runLegacyRounds(loop: LegacyRounds): Promise<Result> {
   }
 }
 
-/** Sends every request of a round to the client and gathers the answers; the first failure cancels the rest. */
+/**
+ * Sends every request of a round to the client and gathers the answers; the first failure cancels the rest.
+ * A request whose capability the session did not declare is never sent: `-32021` names it.
+ */
 export async function ask(
-  loop: Pick<LegacyRounds, "requests" | "send" | "signal" | "origin">,
+  loop: Pick<LegacyRounds, "capabilities" | "requests" | "send" | "signal" | "origin">,
   requests: Readonly<InputRequests>,
 ): Promise<InputResponses> {
   const keys = Object.keys(requests);
   if (keys.length === 0) return {};
+  const missing = missingCapabilities(requests, loop.capabilities);
+  if (missing) {
+    throw new JsonRpcError(
+      ErrorCode.MissingRequiredClientCapability,
+      `Missing required client capability: ${describeCapabilities(missing)} (not declared at initialize)`,
+      { requiredCapabilities: missing },
+    );
+  }
   const send = loop.send;
   if (send === undefined) {
     throw new JsonRpcError(

@@ -192,6 +192,7 @@ export class LegacySession implements PluginSession {
     if (served !== undefined) {
       const base = call ?? this.call(request, env);
       const rounds = {
+        capabilities: this.clientCapabilities,
         requests: this.clientRequests,
         send: this.hookedSend(env.send ?? this.send, { era: LEGACY_VERSION, call: base, session: this }),
         signal: env.signal,

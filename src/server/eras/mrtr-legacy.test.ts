@@ -101,12 +101,12 @@ describe("2025-11-25 input rounds", () => {
     expect(resultOf(read).contents).toEqual([{ uri: "test://secret", text: "the secret, unlocked by teal" }]);
   });
 
-  it("sends nothing and fails with -32603 when initialize did not negotiate the capability", async () => {
+  it("sends nothing and fails with -32021 naming what initialize did not negotiate", async () => {
     const { peer, calls } = await setup({ sampling: {} });
     const error = errorOf(await call(peer, "everything"));
     expect(error).toEqual({
-      code: -32603,
-      message: "Client capability not negotiated: elicitation, roots",
+      code: -32021,
+      message: "Missing required client capability: elicitation, roots (not declared at initialize)",
       data: { requiredCapabilities: { elicitation: {}, roots: {} } },
     });
     expect(peer.serverRequests).toEqual([]);

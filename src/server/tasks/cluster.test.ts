@@ -8,6 +8,7 @@ import { connectInProcess } from "../../../test/support/in-process-client.js";
 import { ManualClock } from "../../../test/support/manual-clock.js";
 import { until } from "../../../test/support/until.js";
 import { getTask } from "../../client/tasks.js";
+import { JsonRpcError } from "../../jsonrpc/errors.js";
 import type { InputRequests, InputResponse } from "../../protocol/types/input.js";
 import { TASKS_EXTENSION } from "../../protocol/types/tasks.js";
 import { type ClusterBus, clusterUnavailable } from "../cluster/cluster.js";
@@ -145,6 +146,34 @@ describe("tasks on a cluster", () => {
     expect(final.status).toBe("completed");
     expect(final.result).toEqual(text("Grace 45"));
     expect(asked).toEqual([["name", "age"]]);
+  });
+
+  it("fails the task with the error of a 2025 input round that could not be asked on another instance", async () => {
+    const { clock, engines, ready } = instances(2);
+    await ready;
+    const [a, b] = engines as [TaskEngine, TaskEngine];
+    const work = asking();
+    const created = await a.start(work.run, "alice", {});
+    const missing = new JsonRpcError(-32021, "Missing required client capability: elicitation", {
+      requiredCapabilities: { elicitation: {} },
+    });
+    const waiting = b.waitTerminal("alice", created.taskId, new AbortController().signal, async () => {
+      throw missing;
+    });
+    let settled = false;
+    void waiting.finally(() => {
+      settled = true;
+    });
+    for (let i = 0; i < 40 && !settled; i++) {
+      clock.advance(500);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const final = await waiting;
+    expect(final.status).toBe("failed");
+    expect(final.error).toEqual({ code: -32021, message: missing.message, data: missing.data });
+    // The work on its own instance is stopped.
+    await until(() => work.context()?.signal.aborted === true);
+    expect(a.runningCount).toBe(0);
   });
 
   it("delivers answers whose signal was lost: the owner reads the store every pollIntervalMs", async () => {

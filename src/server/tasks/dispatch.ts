@@ -18,24 +18,33 @@ export function taskRequired(era: Era, tool: string): JsonRpcError {
   });
 }
 
-/** Runs the work of a {@link TaskRun} inline, inside the call's executor slot: its result is the answer. */
+const INLINE_INPUT =
+  "task.input() cannot ask for input while the tool runs inline (the client did not ask for a task): ask with inputRequired() before runAsTask";
+
+/**
+ * Runs the work of a {@link TaskRun} inline, inside the call's executor slot: its result is the answer. Its
+ * `task.input()` rejects with `McpkitError` `UNSUPPORTED` (`reason: "inline_task"`); left uncaught, that is
+ * answered `-32603` with that message and `data.reason`, not a bare "Internal error".
+ */
 export async function runInline(answer: TaskRun, context: RequestContext): Promise<Params> {
   const inline: Omit<TaskContext, "signal"> = {
     taskId: undefined,
     status: async () => {},
     progress: (progress, total, message) => context.progress(progress, total, message),
     input: async () => {
-      throw new McpkitError(
-        "UNSUPPORTED",
-        "a call that runs inline cannot ask for input from its task work",
-        {
-          details: { reason: "inline_task" },
-        },
-      );
+      throw new McpkitError("UNSUPPORTED", INLINE_INPUT, { details: { reason: "inline_task" } });
     },
   };
-  // The shared getter of a request's context: no accessor made per inline run; it reads the call's signal.
-  const result: unknown = await answer.work(withLazySignal<TaskContext>(inline, context));
+  let result: unknown;
+  try {
+    // The shared getter of a request's context: no accessor made per inline run; it reads the call's signal.
+    result = await answer.work(withLazySignal<TaskContext>(inline, context));
+  } catch (error) {
+    if (error instanceof McpkitError && error.details?.reason === "inline_task") {
+      throw new JsonRpcError(ErrorCode.InternalError, INLINE_INPUT, { reason: "inline_task" });
+    }
+    throw error;
+  }
   if (!isObject(result) || !Array.isArray(result.content)) {
     throw new Error("a task's work must resolve with a tool result ({ content: [...] })");
   }

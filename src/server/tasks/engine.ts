@@ -223,7 +223,7 @@ export class TaskEngine {
         this.asking.add(id);
         ask({ ...record.inputRequests })
           .then((answers) => this.update(principal, id, answers))
-          .catch((error: unknown) => this.stop(id, error))
+          .catch((error: unknown) => this.inputFailed(id, error))
           .finally(() => this.asking.delete(id));
       }
       // On a cluster the work may run on another instance, whose changes are seen by reading the store.
@@ -340,6 +340,31 @@ export class TaskEngine {
     pending.resolve({ ...answers });
   }
 
+  /**
+   * A round of input could not be asked (the client lacks the capability, a request failed on it): the work
+   * waiting here gets the error from `task.input()` and decides (catch it, or throw to fail the task), and the
+   * task is `working` again so that the round is not asked twice. Work running elsewhere: the task fails.
+   */
+  private async inputFailed(taskId: string, error: unknown): Promise<void> {
+    const running = this.running.get(taskId);
+    const pending = running?.pending;
+    try {
+      await this.change(taskId, (current) => {
+        if (current.status !== "input_required") return undefined;
+        if (pending === undefined)
+          return { ...settle(current, "failed"), error: failureOf(error, this.logger, taskId) };
+        const { inputRequests: _asked, ...rest } = current;
+        return { ...rest, status: "working" };
+      });
+    } catch (storeError) {
+      this.logger.warn("could not record a task's failed input round", { taskId, error: String(storeError) });
+    }
+    if (running === undefined || pending === undefined || running.pending !== pending) return;
+    running.pending = undefined;
+    this.settings.clock.clearTimeout(pending.poll);
+    pending.reject(error);
+  }
+
   /** Fails a task whose owning instance is gone (unless it finished meanwhile). */
   private async orphaned(taskId: string): Promise<void> {
     try {
@@ -364,14 +389,7 @@ export class TaskEngine {
       outcome = (current) => ({ ...settle(current, "completed"), result });
     } catch (error) {
       if (!running.abort.signal.aborted) {
-        let failure: { code: number; message: string; data?: unknown };
-        if (error instanceof JsonRpcError) {
-          failure = { code: error.code, message: error.message };
-          if (error.data !== undefined) failure.data = error.data;
-        } else {
-          this.logger.error(`task ${taskId} failed`, error);
-          failure = { code: ErrorCode.InternalError, message: "Internal error" };
-        }
+        const failure = failureOf(error, this.logger, taskId);
         outcome = (current) => ({ ...settle(current, "failed"), error: failure });
       }
     }
@@ -514,4 +532,22 @@ function withAnswers(current: TaskRecord, responses: InputResponses): TaskRecord
   return Object.keys(remaining).length === 0
     ? { ...rest, status: "working", inputResponses: answers }
     : { ...rest, inputRequests: remaining, inputResponses: answers };
+}
+
+/** A task's error: a `JsonRpcError` as it is; anything else is logged and becomes `-32603` "Internal error". */
+function failureOf(
+  error: unknown,
+  logger: { error(message: string, error: unknown): void },
+  taskId: string,
+): { code: number; message: string; data?: unknown } {
+  if (error instanceof JsonRpcError) {
+    const failure: { code: number; message: string; data?: unknown } = {
+      code: error.code,
+      message: error.message,
+    };
+    if (error.data !== undefined) failure.data = error.data;
+    return failure;
+  }
+  logger.error(`task ${taskId} failed`, error);
+  return { code: ErrorCode.InternalError, message: "Internal error" };
 }
