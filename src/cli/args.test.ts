@@ -45,6 +45,8 @@ describe("parseCommandLine", () => {
     const flagged = run(["--era", "2025-11-25", "--", "node", "s.js", "--port", "3", "call", "add", "a=1"]);
     expect(flagged.target).toEqual({ kind: "stdio", command: "node", args: ["s.js", "--port", "3"] });
     expect(flagged).toMatchObject({ command: "call", operands: ["add", "a=1"], era: "2025-11-25" });
+    expect(flagged).toMatchObject({ fallback: "lenient" });
+    expect(run(["https://h/mcp", "--fallback", "strict", "tools"])).toMatchObject({ fallback: "strict" });
   });
 
   it("takes the command before -- whole, so program arguments may be command names", () => {
@@ -107,6 +109,9 @@ describe("parseCommandLine", () => {
     expect(usage(["ftp://h/x"])).toContain("must be http or https");
     expect(usage(["https://h/mcp", "frobnicate"])).toContain('unknown command "frobnicate"');
     expect(usage(["https://h/mcp", "--nope"])).toContain("--nope");
+    expect(usage(["https://h/mcp", "--fallback", "never"])).toContain(
+      "--fallback must be one of lenient, strict",
+    );
     expect(usage(["https://h/mcp", "--era", "2024-11-05"])).toContain(
       "--era must be one of 2025-11-25, 2026-07-28",
     );

@@ -31,6 +31,8 @@ export interface CliArgs {
   /** The words after the command: a tool, prompt or URI name, then `key=value` pairs. */
   operands: string[];
   era: Era | undefined;
+  /** The client's `versionFallback`: `lenient` unless `--fallback strict`. */
+  fallback: (typeof FALLBACKS)[number];
   headers: { [name: string]: string };
   json: boolean;
   /** `--args`: the arguments as one JSON object (call, prompt). */
@@ -56,8 +58,12 @@ export type ParsedCommandLine = { kind: "help" } | { kind: "version" } | { kind:
 /** The default deadline of one operation (connect, list, call), in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** How the CLI falls back to 2025-11-25 (`--fallback`): widely by default, to reach any server it is pointed at. */
+const FALLBACKS = ["lenient", "strict"] as const;
+
 const OPTIONS = {
   era: { type: "string" },
+  fallback: { type: "string" },
   header: { type: "string", short: "H", multiple: true },
   json: { type: "boolean" },
   args: { type: "string" },
@@ -160,6 +166,7 @@ function checked(target: Target, command: CommandName, operands: string[], value
     command,
     operands,
     era: oneOf("--era", values.era, ERAS),
+    fallback: oneOf("--fallback", values.fallback, FALLBACKS) ?? "lenient",
     headers: headersOf(values.header ?? []),
     json: values.json === true,
     argsJson: values.args === undefined ? undefined : argsObject(values.args),

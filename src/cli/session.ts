@@ -56,6 +56,7 @@ export async function openSession(args: CliArgs, output: Output, opened: OpenedT
     // Tasks: a long tool call shows its status and Ctrl-C cancels it (see call.ts).
     capabilities: { elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } },
     ...(args.era === undefined ? {} : { protocolVersion: args.era }),
+    versionFallback: args.fallback,
     ...(args.logLevel === undefined ? {} : { logLevel: args.logLevel }),
     requestTimeoutMs: args.timeoutMs,
     connectTimeoutMs: args.timeoutMs,

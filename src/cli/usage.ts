@@ -25,6 +25,8 @@ Commands (default: info):
 
 Flags:
   --era 2025-11-25|2026-07-28       speak only this era (default: 2026-07-28, falling back to 2025-11-25)
+  --fallback lenient|strict         when to fall back to 2025-11-25 (default lenient: on any refusal of
+                                    server/discover; strict: only where the server says it is 2025-only)
   -H, --header "Name: value"        an HTTP header on every request (repeatable; never printed)
   --json                            machine output: JSON on stdout, errors as JSON on stderr
   --timeout MS                      deadline of each operation, input prompts included (default 60000)

@@ -24,8 +24,11 @@ import {
 import { createMcpHandler, McpServer as V2McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { ExitCode } from "../../src/cli/exit-codes.js";
+import { runCli } from "../../src/cli/run.js";
 import { Client } from "../../src/client/client.js";
 import { launchStdio } from "../../src/stdio/launcher.js";
+import { fakeIo } from "../cli/fake-io.js";
 import { listenOnLoopback, rejection, textOf } from "../support/interop-helpers.js";
 import { useWireValidation, wrapTransport } from "../support/validating-transport.js";
 import { WireValidator } from "../support/wire-schema.js";
@@ -113,6 +116,16 @@ describe.each([
       const { client } = httpClient(url, { era: LEGACY, cleanup, client: { versionFallback: "lenient" } });
       expect(await client.connect()).toMatchObject({ era: LEGACY, serverInfo: { name: "official-v1" } });
       expect(textOf(await client.callTool("echo", { text: "hi" }))).toBe("hi");
+    });
+
+    it("is reached by the CLI as it is (--fallback lenient by default); --fallback strict says why not", async () => {
+      const url = await v1HttpServer(stateful);
+      const reached = fakeIo();
+      expect(await runCli([url, "call", "echo", "text=hi"], reached.io)).toBe(ExitCode.OK);
+      expect(reached.stdout.text).toContain("hi");
+      const strict = fakeIo();
+      expect(await runCli([url, "--fallback", "strict", "tools"], strict.io)).toBe(ExitCode.PROTOCOL);
+      expect(strict.stderr.text).toContain(said);
     });
   },
 );
