@@ -1,3 +1,4 @@
+import type { Clock } from "../jsonrpc/clock.js";
 import type { McpkitError } from "../jsonrpc/errors.js";
 import type { JsonRpcNotification } from "../jsonrpc/message.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/types/capabilities.js";
@@ -130,6 +131,11 @@ export interface ClientOptions extends InputOptions {
    * `mcpkit/validation`, loaded on first use).
    */
   jsonSchemaValidator?: JsonSchemaValidatorFactory;
+  /**
+   * The clock of the client's own waits: the backoff before a subscription listens again (default: the
+   * runtime's timers). Tests pass a manual one.
+   */
+  clock?: Clock;
 }
 
 /**

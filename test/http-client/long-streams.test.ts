@@ -105,7 +105,7 @@ describe("a 2026-07-28 listen over HTTP", () => {
       transport: { clock },
     });
     await client.connect();
-    const sub = await client.listenSubscriptions({ toolsListChanged: true });
+    const sub = await client.listenSubscriptions({ toolsListChanged: true }, { relisten: false });
     expect(await sub.next(5_000)).toMatchObject({ type: "acknowledged" });
     await until(() => server.subscriptionCount === 1);
     // The policy's requestTimeoutMs is 60 s and receiveTimeoutMs 30 s; five minutes pass, a minute at a time.
@@ -138,7 +138,7 @@ describe("a 2026-07-28 listen over HTTP", () => {
       transport: { ...stack.transport, clock, policy: { streamIdleTimeoutMs: 45_000 } },
     });
     await client.connect();
-    const sub = await client.listenSubscriptions({ toolsListChanged: true });
+    const sub = await client.listenSubscriptions({ toolsListChanged: true }, { relisten: false });
     expect(await sub.next(5_000)).toMatchObject({ type: "acknowledged" });
     clock.advance(30_000);
     // A keepalive comment arrives: 30 s more of silence is fine, 45 s is not.
