@@ -151,6 +151,14 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Asks the server for progress (a `progressToken` is added) and receives it. */
   onProgress?: (progress: ProgressParams) => void;
+  /**
+   * Each progress notification of this call restarts its `timeoutMs` (default false: `timeoutMs` bounds the
+   * whole call, progress or not). A progress token is requested even without `onProgress`. The call then ends
+   * with `TIMEOUT` after `timeoutMs` without progress, or after `maxTotalTimeoutMs` in all.
+   */
+  resetTimeoutOnProgress?: boolean;
+  /** With `resetTimeoutOnProgress`: the longest the whole call may take (default: no bound beyond `signal`). */
+  maxTotalTimeoutMs?: number;
   /** Extra `_meta` keys such as `traceparent`. Keys the client sets itself win. */
   meta?: { [key: string]: unknown };
 }

@@ -261,3 +261,99 @@ describe("a request answered over HTTP", () => {
     expect(await call).toMatchObject({ code: "TIMEOUT", details: { timeout: "request", timeoutMs: 60_000 } });
   });
 });
+
+describe("a call's deadline and progress (resetTimeoutOnProgress)", () => {
+  /** mcpkit's server with a tool that sends one progress notification per `step()`, and answers on `finish()`. */
+  async function progressServer() {
+    const steps: Array<() => void> = [];
+    let calls = 0;
+    const built = new ServerBuilder({ serverInfo: { name: "progress", version: "1.0.0" } })
+      .tool({ name: "slow", inputSchema: { type: "object" } }, async (_args, context) => {
+        calls++;
+        for (let n = 1; ; n++) {
+          const next = await new Promise<"step" | "finish">((resolve) => {
+            steps.push(() => resolve("step"));
+            steps.push(() => resolve("finish"));
+          });
+          steps.length = 0;
+          if (next === "finish") return { content: [{ type: "text", text: `after ${n - 1} steps` }] };
+          await context.progress(n);
+        }
+      })
+      .build();
+    const handler = createHttpHandler(built);
+    const running = await serve(handler, { host: "127.0.0.1" });
+    cleanup(
+      () => running.close(),
+      () => handler.close(),
+    );
+    const ready = () => until(() => steps.length === 2);
+    return {
+      url: running.url,
+      calls: () => calls,
+      step: async () => {
+        await ready();
+        steps[0]?.();
+      },
+      finish: async () => {
+        await ready();
+        steps[1]?.();
+      },
+    };
+  }
+
+  it("with it, each progress notification restarts timeoutMs: the call outlives it many times over", async () => {
+    const { url, step, finish } = await progressServer();
+    const clock = new ManualClock();
+    const { client } = httpClient(url, { era: MODERN, pin: MODERN, cleanup, client: { clock } });
+    await client.connect();
+    const seen: number[] = [];
+    const call = client.callTool(
+      "slow",
+      {},
+      { timeoutMs: 10_000, resetTimeoutOnProgress: true, onProgress: (p) => seen.push(p.progress) },
+    );
+    for (let n = 1; n <= 5; n++) {
+      clock.advance(9_000);
+      await step();
+      await until(() => seen.length === n);
+    }
+    clock.advance(9_000);
+    await finish();
+    expect(await call).toMatchObject({ content: [{ type: "text", text: "after 5 steps" }] });
+    expect(clock.pending).toBe(0);
+  });
+
+  it("with it, timeoutMs without progress ends the call (TIMEOUT, resetTimeoutOnProgress in details)", async () => {
+    const { url, step, calls } = await progressServer();
+    const clock = new ManualClock();
+    const { client } = httpClient(url, { era: MODERN, pin: MODERN, cleanup, client: { clock } });
+    await client.connect();
+    const seen: number[] = [];
+    const call = rejection(
+      client.callTool(
+        "slow",
+        {},
+        { timeoutMs: 10_000, resetTimeoutOnProgress: true, onProgress: (p) => seen.push(p.progress) },
+      ),
+    );
+    await until(() => calls() === 1);
+    await step();
+    await until(() => seen.length === 1);
+    clock.advance(9_999);
+    clock.advance(1);
+    expect(await call).toMatchObject({
+      code: "TIMEOUT",
+      details: { timeoutMs: 10_000, resetTimeoutOnProgress: true },
+    });
+  });
+
+  it("refuses a bad maxTotalTimeoutMs, naming it", async () => {
+    const { url } = await progressServer();
+    const { client } = httpClient(url, { era: MODERN, pin: MODERN, cleanup });
+    await client.connect();
+    expect(
+      await rejection(client.callTool("slow", {}, { resetTimeoutOnProgress: true, maxTotalTimeoutMs: -1 })),
+    ).toMatchObject({ code: "INVALID_CONFIG", details: { key: "maxTotalTimeoutMs" } });
+  });
+});
