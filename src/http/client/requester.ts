@@ -225,7 +225,7 @@ export class HttpRequester {
         response.discard();
         throw control.reason;
       }
-      control.headArrived(isEventStream(response.header("content-type")));
+      control.headArrived();
       const { status } = response;
       if (status === 0 || (status >= 300 && status < 400)) {
         response.discard();
@@ -351,18 +351,33 @@ class CallControl implements AbortTarget {
     this.exchange?.abort(reason);
   }
 
-  /** The head is here, `streaming` when its body is an event stream: the limits of the body apply from now. */
-  headArrived(streaming: boolean): void {
+  /**
+   * The head is here: an `answer` or a `stream` keeps its limits until its body turns out to be an event stream
+   * ({@link streaming}); a `prompt` has none left; a `listen` has only `streamIdleTimeoutMs` from now.
+   */
+  headArrived(): void {
     this.last = this.now();
     const kind = this.kind;
-    if (kind === "answer" || (kind === "stream" && !streaming)) {
-      // A JSON answer keeps the whole-exchange limit; an SSE one may run as long as its bytes keep coming.
-      if (streaming) this.totalMs = Number.POSITIVE_INFINITY;
-      return;
-    }
+    if (kind === "answer" || kind === "stream") return;
     this.stopTimer();
     this.totalMs = Number.POSITIVE_INFINITY;
-    this.idleMs = kind === "prompt" ? Number.POSITIVE_INFINITY : this.owner.policy.streamIdleTimeoutMs;
+    if (kind === "prompt") return;
+    this.idleMs = this.owner.policy.streamIdleTimeoutMs;
+    this.idleName = "streamIdle";
+    this.arm(this.idleMs);
+  }
+
+  /**
+   * The body is an event stream: an `answer` loses its whole-exchange limit (its silence limit stays); a
+   * `stream` has only `streamIdleTimeoutMs` from now.
+   */
+  streaming(): void {
+    if (this.aborted) return;
+    this.totalMs = Number.POSITIVE_INFINITY;
+    if (this.kind !== "stream") return;
+    this.stopTimer();
+    this.last = this.now();
+    this.idleMs = this.owner.policy.streamIdleTimeoutMs;
     this.idleName = "streamIdle";
     this.arm(this.idleMs);
   }
@@ -433,10 +448,6 @@ function timeout(which: TimeoutName, ms: number): McpkitError {
   );
 }
 
-function isEventStream(contentType: string | undefined): boolean {
-  return contentType !== undefined && /^\s*text\/event-stream\s*(;|$)/i.test(contentType);
-}
-
 function networkCode(error: unknown): string | undefined {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
   const code = cause?.code ?? (error as { code?: unknown } | undefined)?.code;
@@ -466,6 +477,14 @@ export class OpenResponse {
   /** The media type, lowercase, without parameters (`""` when absent). */
   get mediaType(): string {
     return (this.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  }
+
+  /**
+   * Says the body is an event stream to read as it comes: from now on silence bounds it, not the request
+   * deadline (`receiveTimeoutMs` for an answer, `streamIdleTimeoutMs` for a listen stream).
+   */
+  streaming(): void {
+    this.control.streaming();
   }
 
   /** Ends the request early (the body is cancelled) with `reason` as what pending reads reject with. */

@@ -118,6 +118,7 @@ export class LegacySession {
           { details: { reason: "stream_ended", status: response.status } },
         );
       }
+      response.streaming();
       const outcome = await readStreamAnswer(
         response,
         requestId,

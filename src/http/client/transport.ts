@@ -273,6 +273,7 @@ export class StreamableHttpClientTransport implements Transport {
     try {
       const media = response.mediaType;
       if (media === "text/event-stream" && status >= 200 && status < 300) {
+        response.streaming();
         // A listen may run for hours: its events are bounded one by one, never the stream as a whole.
         const outcome = await readStreamAnswer(
           response,
