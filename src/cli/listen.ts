@@ -49,6 +49,13 @@ async function listenModern(
       print(event.notification);
       continue;
     }
+    if (event.type === "interrupted") {
+      const why = event.error instanceof Error ? event.error.message : String(event.error);
+      if (out.json)
+        out.line({ interrupted: { reason: why, attempt: event.attempt, delayMs: event.delayMs } }, "");
+      else out.note(`mcpkit: the listen stream was lost (${why}); listening again in ${event.delayMs} ms`);
+      continue;
+    }
     const { end } = event;
     switch (end.reason) {
       case "closed":

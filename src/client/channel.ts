@@ -38,6 +38,8 @@ export interface ExchangeOptions {
   deadline: Deadline;
   /** Adds `_meta.progressToken` (the request id) and routes matching progress here. */
   onProgress?: ((progress: ProgressParams) => void) | undefined;
+  /** Called at once for each progress notification of this request (with `onProgress` only), before it runs. */
+  onProgressArrived?: (() => void) | undefined;
   /** Send `notifications/cancelled` when the deadline ends before the answer. */
   cancelOnAbort: boolean;
   /** The `_meta` of that `notifications/cancelled`, if any. */
@@ -55,6 +57,8 @@ export interface ExchangeOptions {
 export class RpcChannel {
   private readonly pending: PendingTable;
   private readonly progress = new Map<number, (progress: ProgressParams) => void>();
+  /** The `onProgressArrived` of the requests that have one (made on first use). */
+  private arrivals: Map<number, () => void> | undefined;
   private closedError: McpkitError | undefined;
   private closing: Promise<void> | undefined;
 
@@ -127,6 +131,10 @@ export class RpcChannel {
     let sent = params;
     if (options.onProgress) {
       this.progress.set(id, options.onProgress);
+      if (options.onProgressArrived) {
+        this.arrivals ??= new Map();
+        this.arrivals.set(id, options.onProgressArrived);
+      }
       const meta = shallowCopy(isObject(params._meta) ? params._meta : undefined);
       meta.progressToken = id;
       sent = shallowCopy(params);
@@ -161,6 +169,7 @@ export class RpcChannel {
   settled(call: OutgoingRequest): void {
     call.options.deadline.removeEventListener("abort", call.onAbort);
     if (call.options.onProgress) this.progress.delete(call.id);
+    if (call.options.onProgressArrived) this.arrivals?.delete(call.id);
   }
 
   /** Sends one notification. */
@@ -218,6 +227,7 @@ export class RpcChannel {
       this.logger.debug?.("dropped progress for an unknown token", { progressToken: progress.progressToken });
       return;
     }
+    if (this.arrivals !== undefined) this.arrivals.get(progress.progressToken as number)?.();
     if (this.runner) this.runner.run("onProgress", handler, progress);
     else invokeSafely(this.logger, "onProgress", handler, progress);
   }

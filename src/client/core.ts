@@ -20,6 +20,7 @@ import { negotiate } from "./negotiate.js";
 import { NotificationRunner } from "./notification-runner.js";
 import { type ClientConfig, checkTimeout, resolveClientOptions } from "./options.js";
 import { collectPages, DEFAULT_MAX_ITEMS, DEFAULT_MAX_PAGES } from "./pagination.js";
+import { ignore, type ProgressDeadline, progressDeadline } from "./progress-deadline.js";
 import { modernNotificationMeta, paramsForEra } from "./request-params.js";
 import { checkResult } from "./results.js";
 import { ServerRequests } from "./server-requests.js";
@@ -241,11 +242,11 @@ export abstract class ClientCore {
     let deadline: Deadline;
     try {
       era = this.requireConnected();
-      deadline = new Deadline({
-        timeoutMs: checkTimeout("timeoutMs", options.timeoutMs, this.config.requestTimeoutMs),
-        signal: options.signal,
-        what: method,
-      });
+      const timeoutMs = checkTimeout("timeoutMs", options.timeoutMs, this.config.requestTimeoutMs);
+      if (options.resetTimeoutOnProgress === true || options.maxTotalTimeoutMs !== undefined) {
+        deadline = progressDeadline(method, timeoutMs, options, this.config.clock);
+        options = { ...options, onProgress: options.onProgress ?? this.config.onProgress ?? ignore };
+      } else deadline = new Deadline({ timeoutMs, signal: options.signal, what: method });
     } catch (error) {
       return Promise.reject(error);
     }
@@ -409,6 +410,7 @@ export abstract class ClientCore {
     return this.channel.request(method, paramsForEra(era, this.config, params, options.meta), {
       deadline,
       onProgress: options.onProgress ?? this.config.onProgress,
+      onProgressArrived: (deadline as ProgressDeadline).progressed,
       cancelOnAbort: era === LEGACY_VERSION || !cancelsByStream(this.config.transport),
       cancelMeta: era === LEGACY_VERSION ? undefined : this.cancelMeta(),
       toolInputSchema: (options as CallToolOptions).toolInputSchema,

@@ -98,6 +98,12 @@ export class Deadline extends LazyAbort {
     this.abort(reason);
   }
 
+  /** Runs `cleanup` once when the deadline is disposed (or ends). */
+  onDispose(cleanup: () => void): void {
+    if (this.detach) this.detach.push(cleanup);
+    else this.detach = [cleanup];
+  }
+
   /** Stops the timer and detaches from the caller's signal and the parent. Idempotent. */
   dispose(): void {
     if (this.queued) {

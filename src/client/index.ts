@@ -40,6 +40,7 @@ export type {
   SamplingHandler,
 } from "./input-types.js";
 export { isResourceNotFound } from "./not-found.js";
+export type { RelistenPolicy } from "./relisten.js";
 /** Subscriptions (2026 subscriptions/listen). */
 export type {
   ListenOptions,

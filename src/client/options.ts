@@ -1,3 +1,4 @@
+import { type Clock, isClock } from "../jsonrpc/clock.js";
 import { checkKeys, nonNegativeInteger, positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { DEFAULT_LOG_INTERVAL_MS, limitLogger } from "../jsonrpc/log-limiter.js";
@@ -58,6 +59,7 @@ export interface ClientConfig {
   jsonSchemaValidator: JsonSchemaValidatorFactory | undefined;
   requestHandlers: { readonly [method: string]: ServerRequestCallback };
   notificationHandlers: { readonly [method: string]: ServerNotificationCallback };
+  clock: Clock;
 }
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set([
@@ -92,6 +94,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   "jsonSchemaValidator",
   "requestHandlers",
   "notificationHandlers",
+  "clock",
 ]);
 
 const INPUT_HANDLERS = ["onSampling", "onElicitation", "onRoots"] as const;
@@ -225,7 +228,21 @@ export function resolveClientOptions(options: unknown): ClientConfig {
     jsonSchemaValidator: options.jsonSchemaValidator as JsonSchemaValidatorFactory | undefined,
     requestHandlers: checkCallbackMap("requestHandlers", options.requestHandlers),
     notificationHandlers: checkCallbackMap("notificationHandlers", options.notificationHandlers),
+    clock: checkClock(options.clock),
   };
+}
+
+/** The runtime's timers, kept referenced: a subscription waiting to listen again keeps the process alive. */
+const RUNTIME_CLOCK: Clock = Object.freeze({
+  now: () => Date.now(),
+  setTimeout: (callback: () => void, ms: number): unknown => setTimeout(callback, ms),
+  clearTimeout: (handle: unknown) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
+});
+
+function checkClock(clock: unknown): Clock {
+  if (clock === undefined) return RUNTIME_CLOCK;
+  if (!isClock(clock)) throw invalid("clock", "must have now(), setTimeout() and clearTimeout()");
+  return clock;
 }
 
 /** A timeout in milliseconds: a positive number (`Infinity` allowed), or the fallback when absent. */

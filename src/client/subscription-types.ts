@@ -1,9 +1,16 @@
 import type { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/message.js";
 import type { SubscriptionFilter } from "../protocol/types/subscriptions.js";
+import type { RelistenPolicy } from "./relisten.js";
 import type { ServerNotification } from "./types.js";
 
-/** What a subscription delivers, in order: the acknowledgment first, then the notifications it honours. */
+/**
+ * What a subscription delivers, in order: the acknowledgment first, then the notifications it honours. When
+ * its listen stream is lost while the client runs (an HTTP stream that broke or ended, a server that
+ * restarted, `streamIdleTimeoutMs` passed), an `interrupted` event says so and the client listens again by
+ * itself with the same filter (`ListenOptions.relisten`); the new listen's `acknowledged` event follows. What
+ * the server published in between is missed: refetch what you track when it is acknowledged again.
+ */
 export type SubscriptionEvent =
   | {
       type: "acknowledged";
@@ -14,6 +21,15 @@ export type SubscriptionEvent =
       type: "notification";
       /** A list-changed or `notifications/resources/updated` notification, as received. */
       notification: ServerNotification;
+    }
+  | {
+      type: "interrupted";
+      /** Why the listen ended (an `McpkitError`, `TIMEOUT` or `TRANSPORT`). */
+      error: unknown;
+      /** Lost listens in a row, this one included (at most `relisten.maxAttempts`). */
+      attempt: number;
+      /** The wait before the next listen, in milliseconds. */
+      delayMs: number;
     };
 
 /**
@@ -25,7 +41,8 @@ export type SubscriptionEvent =
  * - `queue_overflow`: its consumer fell `queueSize` events behind, so it was closed (the events already queued
  *   are still delivered);
  * - `protocol`: the server broke the protocol (an invalid result);
- * - `transport_closed`: the connection was lost (`error`);
+ * - `transport_closed`: the connection was lost (`error`), or the listen stream was lost more than
+ *   `relisten.maxAttempts` times in a row (with `relisten: false`, once), or the server refused a new listen;
  * - `client_closed`: the client was closed.
  */
 export type SubscriptionEnd =
@@ -68,6 +85,13 @@ export interface ListenOptions {
   signal?: AbortSignal;
   /** Extra `_meta` keys of the listen request. */
   meta?: { [key: string]: unknown };
+  /**
+   * Listening again when the listen stream is lost (default on: after about 500 ms, doubling up to 30 s with
+   * jitter, at most 10 times in a row; an acknowledged listen starts the count over). Each time an
+   * `interrupted` event is delivered and a warning logged. `false`: the subscription ends with
+   * `transport_closed` instead. Never after the subscription or the client is closed.
+   */
+  relisten?: boolean | RelistenPolicy;
 }
 
 /**
@@ -83,7 +107,10 @@ export interface ListenOptions {
  * }
  */
 export interface Subscription extends AsyncIterable<SubscriptionEvent> {
-  /** The listen request's JSON-RPC id: the `io.modelcontextprotocol/subscriptionId` of its messages. */
+  /**
+   * The JSON-RPC id of the listen request running now (or last): the `io.modelcontextprotocol/subscriptionId`
+   * of its messages. A new listen after an `interrupted` event has a new id.
+   */
   readonly id: RequestId;
   /** The filter that was requested. */
   readonly filter: SubscriptionFilter;

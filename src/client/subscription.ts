@@ -15,16 +15,20 @@ export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 
 /** What a handle needs from the client that opened it. */
 export interface HandleDeps {
-  id: number;
   filter: SubscriptionFilter;
   queueSize: number;
   /** The default wait of `next()`. */
   nextTimeoutMs: number;
   logger: ClientLogger;
-  /** Stops waiting for the listen answer (sends nothing; a stream-cancelling transport ends the stream). */
+  /** A listen was acknowledged. */
+  acknowledged(): void;
+  /**
+   * Stops waiting for the listen answer, or for the next listen (sends nothing; a stream-cancelling transport
+   * ends the stream).
+   */
   abandon(): void;
-  /** Cancels the listen on the wire; resolves once handed to the transport. */
-  cancel(): Promise<void>;
+  /** Cancels the listen `id` on the wire (none: between two listens); resolves once handed to the transport. */
+  cancel(id: number | undefined): Promise<void>;
   /** Forgets the handle (frees its slot). */
   release(): void;
 }
@@ -37,7 +41,7 @@ type Waiter = (next: SubscriptionNext) => void;
  * correlated notifications and the listen request's outcome.
  */
 export class SubscriptionHandle implements Subscription {
-  readonly id: number;
+  id = 0;
   readonly filter: SubscriptionFilter;
   honored: SubscriptionFilter | undefined;
   end: SubscriptionEnd | undefined;
@@ -45,16 +49,31 @@ export class SubscriptionHandle implements Subscription {
   private resolveEnded!: (end: SubscriptionEnd) => void;
   private readonly queue: SubscriptionEvent[] = [];
   private readonly waiters = new Set<Waiter>();
+  /** True while a listen request runs (false between a lost one and the next). */
+  private live = false;
   /** The outcome of a cancellation sent when the subscription ended (owner close, overflow). */
   private cancelling: Promise<SubscriptionCloseResult> | undefined;
   private closing: Promise<SubscriptionCloseResult> | undefined;
 
   constructor(private readonly deps: HandleDeps) {
-    this.id = deps.id;
     this.filter = deps.filter;
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
     });
+  }
+
+  /** A listen request with `id` is on its way: its acknowledgment is awaited. */
+  listening(id: number): void {
+    this.id = id;
+    this.live = true;
+    this.honored = undefined;
+  }
+
+  /** The listen stream was lost; another listen follows after `delayMs` (attempt `attempt`). */
+  interrupted(error: unknown, attempt: number, delayMs: number): void {
+    if (this.end) return;
+    this.live = false;
+    this.push({ type: "interrupted", error, attempt, delayMs });
   }
 
   /** Takes a notification correlated to this subscription. */
@@ -69,6 +88,7 @@ export class SubscriptionHandle implements Subscription {
         this.drop("an unexpected or malformed acknowledgment", method);
       } else {
         this.honored = honored;
+        this.deps.acknowledged();
         this.push({ type: "acknowledged", notifications: honored });
       }
     } else if (this.honored === undefined) {
@@ -202,7 +222,7 @@ export class SubscriptionHandle implements Subscription {
         resolve(result);
       };
       Promise.resolve()
-        .then(() => this.deps.cancel())
+        .then(() => this.deps.cancel(this.live ? this.id : undefined))
         .then(
           () => done({ confirmed: true, end }),
           (error: unknown) => {

@@ -7,6 +7,7 @@ import { MODERN_VERSION } from "../protocol/versions.js";
 import type { RpcChannel } from "./channel.js";
 import { Deadline } from "./deadline.js";
 import type { ClientConfig } from "./options.js";
+import { checkRelisten, isStreamLoss, type Relisten, relistenDelay } from "./relisten.js";
 import { modernNotificationMeta, paramsForEra } from "./request-params.js";
 import { SubscriptionHandle } from "./subscription.js";
 import type { ListenOptions, Subscription, SubscriptionEnd } from "./subscription-types.js";
@@ -19,9 +20,13 @@ const FILTER_FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListCh
  * `_meta["io.modelcontextprotocol/subscriptionId"]`, and ended together when the client closes or the
  * transport is lost. Cancellation follows the transport: `notifications/cancelled` naming the listen id, or,
  * on a `cancelsByStream` transport, ending the listen's exchange (its send signal aborts) and sending nothing.
+ * A listen whose stream is lost is sent again, same filter, after a backoff ({@link checkRelisten}).
  */
 export class Subscriptions {
+  /** The subscriptions by the id of their running listen request. */
   private readonly open = new Map<number, SubscriptionHandle>();
+  /** Every subscription not ended: listening, or waiting to listen again. */
+  private readonly all = new Set<SubscriptionHandle>();
 
   constructor(
     private readonly channel: RpcChannel,
@@ -30,53 +35,38 @@ export class Subscriptions {
 
   /** Subscriptions running now. */
   get size(): number {
-    return this.open.size;
+    return this.all.size;
   }
 
   /** Opens one subscription; resolves once its listen request is on its way. */
   async listen(filter: SubscriptionFilter, options: ListenOptions = {}): Promise<Subscription> {
     checkFilter(filter);
     const queueSize = positiveInteger(options.queueSize, this.config.subscriptionQueueSize, "queueSize");
-    if (this.open.size >= this.config.maxSubscriptions) {
+    const relisten = checkRelisten(options.relisten);
+    if (this.all.size >= this.config.maxSubscriptions) {
       throw new McpkitError("CAPACITY", `too many subscriptions (limit ${this.config.maxSubscriptions})`, {
         details: { limit: "maxSubscriptions", value: this.config.maxSubscriptions },
       });
     }
-    // The listen is long-lived: no timeout; it ends with the server's result, a cancellation or the transport.
-    const deadline = new Deadline({ timeoutMs: Number.POSITIVE_INFINITY, what: "subscriptions/listen" });
-    const notifications = copyFilter(filter);
-    let handle: SubscriptionHandle | undefined;
-    const request = this.channel.request(
-      "subscriptions/listen",
-      paramsForEra(MODERN_VERSION, this.config, { notifications }, options.meta),
-      {
-        deadline,
-        cancelOnAbort: false,
-        onId: (id) => {
-          handle = this.register(id, notifications, queueSize, deadline);
-        },
-      },
-    );
-    request.then(
-      (result) => handle?.settled({ result }),
-      (error: unknown) => handle?.settled({ error }),
-    );
-    if (handle === undefined) {
-      deadline.dispose();
+    const listen = new Listen(copyFilter(filter), options.meta, relisten);
+    const handle = this.handleOf(listen, queueSize);
+    listen.handle = handle;
+    const request = this.send(listen);
+    if (request !== undefined) {
       await request;
       throw new McpkitError("CLOSED", "the listen request was not sent");
     }
-    const opened = handle;
+    this.all.add(handle);
     const signal = options.signal;
     if (signal) {
-      const onAbort = () => void opened.close();
+      const onAbort = () => void handle.close();
       if (signal.aborted) onAbort();
       else {
         signal.addEventListener("abort", onAbort, { once: true });
-        void opened.ended.then(() => signal.removeEventListener("abort", onAbort));
+        void handle.ended.then(() => signal.removeEventListener("abort", onAbort));
       }
     }
-    return opened;
+    return handle;
   }
 
   /**
@@ -101,29 +91,106 @@ export class Subscriptions {
 
   /** Ends every subscription with `end` (the client closed, or the transport was lost). */
   endAll(end: SubscriptionEnd): void {
-    for (const handle of [...this.open.values()]) handle.finish(end);
+    for (const handle of [...this.all]) handle.finish(end);
   }
 
-  private register(
-    id: number,
-    filter: SubscriptionFilter,
-    queueSize: number,
-    deadline: Deadline,
-  ): SubscriptionHandle {
+  /**
+   * Sends the listen request of `listen` (its first or a new one), its id registered before it goes out.
+   * Returns undefined once sent, else the request that failed at once (the channel is closed).
+   */
+  private send(listen: Listen): Promise<unknown> | undefined {
+    // The listen is long-lived: no timeout; it ends with the server's result, a cancellation or the transport.
+    const deadline = new Deadline({ timeoutMs: Number.POSITIVE_INFINITY, what: "subscriptions/listen" });
+    const handle = listen.handle as SubscriptionHandle;
+    let sent = false;
+    const request = this.channel.request(
+      "subscriptions/listen",
+      paramsForEra(MODERN_VERSION, this.config, { notifications: listen.notifications }, listen.meta),
+      {
+        deadline,
+        cancelOnAbort: false,
+        onId: (id) => {
+          sent = true;
+          listen.deadline = deadline;
+          handle.listening(id);
+          this.open.set(id, handle);
+        },
+      },
+    );
+    if (!sent) {
+      deadline.dispose();
+      return request;
+    }
+    request.then(
+      (result) => handle.settled({ result }),
+      (error: unknown) => this.failed(listen, deadline, error),
+    );
+    return undefined;
+  }
+
+  /** The listen request of `listen` failed: a lost stream is listened to again (bounded), anything else ends it. */
+  private failed(listen: Listen, deadline: Deadline, error: unknown): void {
+    const handle = listen.handle as SubscriptionHandle;
+    if (handle.end !== undefined || listen.deadline !== deadline) return;
+    listen.deadline = undefined;
+    this.open.delete(handle.id);
+    const { relisten } = listen;
+    if (
+      relisten === undefined ||
+      this.channel.isClosed ||
+      !isStreamLoss(error) ||
+      listen.failures >= relisten.maxAttempts
+    ) {
+      handle.settled({ error });
+      return;
+    }
+    const attempt = ++listen.failures;
+    const delayMs = relistenDelay(relisten, attempt);
+    this.config.logger.warn("a subscription's listen stream was lost; listening again", {
+      id: handle.id,
+      attempt,
+      maxAttempts: relisten.maxAttempts,
+      delayMs,
+      ...failureOf(error),
+    });
+    handle.interrupted(error, attempt, delayMs);
+    if (handle.end !== undefined) return;
+    const clock = this.config.clock;
+    listen.timer = clock.setTimeout(() => {
+      listen.timer = undefined;
+      if (handle.end !== undefined) return;
+      const refused = this.send(listen);
+      if (refused !== undefined) {
+        refused.catch((cause: unknown) => handle.settled({ error: cause }));
+      }
+    }, delayMs);
+  }
+
+  private handleOf(listen: Listen, queueSize: number): SubscriptionHandle {
     const byStream = this.config.transport.cancelsByStream === true;
-    const handle = new SubscriptionHandle({
-      id,
-      filter,
+    const clock = this.config.clock;
+    return new SubscriptionHandle({
+      filter: listen.notifications,
       queueSize,
       nextTimeoutMs: this.config.requestTimeoutMs,
       logger: this.config.logger,
-      abandon: () => {
-        deadline.end(new McpkitError("ABORTED", "the subscription ended", { details: { id } }));
-        deadline.dispose();
+      acknowledged: () => {
+        listen.failures = 0;
       },
-      // On a stream-cancelling transport, abandoning the request (its send signal aborts) is the cancellation.
-      cancel: () =>
-        byStream
+      abandon: () => {
+        if (listen.timer !== undefined) clock.clearTimeout(listen.timer);
+        listen.timer = undefined;
+        const deadline = listen.deadline;
+        listen.deadline = undefined;
+        deadline?.end(
+          new McpkitError("ABORTED", "the subscription ended", { details: { id: listen.handle?.id } }),
+        );
+        deadline?.dispose();
+      },
+      // On a stream-cancelling transport, abandoning the request (its send signal aborts) is the cancellation;
+      // between two listens there is nothing to cancel.
+      cancel: (id) =>
+        byStream || id === undefined
           ? Promise.resolve()
           : this.channel.notify("notifications/cancelled", {
               requestId: id,
@@ -131,12 +198,36 @@ export class Subscriptions {
               _meta: modernNotificationMeta(this.config),
             }),
       release: () => {
-        this.open.delete(id);
+        const handle = listen.handle as SubscriptionHandle;
+        this.all.delete(handle);
+        if (this.open.get(handle.id) === handle) this.open.delete(handle.id);
       },
     });
-    this.open.set(id, handle);
-    return handle;
   }
+}
+
+/** One subscription's listening: its filter and options, and the listen request running now (if any). */
+class Listen {
+  handle: SubscriptionHandle | undefined;
+  /** Lost listens in a row since the last acknowledgment. */
+  failures = 0;
+  /** The running listen request's deadline; undefined between two listens. */
+  deadline: Deadline | undefined;
+  /** The wait before the next listen. */
+  timer: unknown;
+
+  constructor(
+    readonly notifications: SubscriptionFilter,
+    readonly meta: { [key: string]: unknown } | undefined,
+    readonly relisten: Relisten,
+  ) {}
+}
+
+/** What a log line says about a lost stream: its code and stable reason, never a message that may quote secrets. */
+function failureOf(error: unknown): { [key: string]: unknown } {
+  if (!(error instanceof McpkitError)) return {};
+  const reason = isObject(error.details) ? error.details.reason : undefined;
+  return reason === undefined ? { code: error.code } : { code: error.code, reason };
 }
 
 /** Refuses a filter with unknown members or wrong types (`INVALID_CONFIG`). */

@@ -1,3 +1,4 @@
+import type { Clock } from "../jsonrpc/clock.js";
 import type { McpkitError } from "../jsonrpc/errors.js";
 import type { JsonRpcNotification } from "../jsonrpc/message.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/types/capabilities.js";
@@ -156,6 +157,11 @@ export interface ClientOptions extends InputOptions {
    * `mcpkit/validation`, loaded on first use).
    */
   jsonSchemaValidator?: JsonSchemaValidatorFactory;
+  /**
+   * The clock of the client's own waits: the backoff before a subscription listens again (default: the
+   * runtime's timers). Tests pass a manual one.
+   */
+  clock?: Clock;
 }
 
 /**
@@ -171,6 +177,14 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Asks the server for progress (a `progressToken` is added) and receives it. */
   onProgress?: (progress: ProgressParams) => void;
+  /**
+   * Each progress notification of this call restarts its `timeoutMs` (default false: `timeoutMs` bounds the
+   * whole call, progress or not). A progress token is requested even without `onProgress`. The call then ends
+   * with `TIMEOUT` after `timeoutMs` without progress, or after `maxTotalTimeoutMs` in all.
+   */
+  resetTimeoutOnProgress?: boolean;
+  /** With `resetTimeoutOnProgress`: the longest the whole call may take (default: no bound beyond `signal`). */
+  maxTotalTimeoutMs?: number;
   /** Extra `_meta` keys such as `traceparent`. Keys the client sets itself win. */
   meta?: { [key: string]: unknown };
 }

@@ -9,6 +9,7 @@ import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { MAX_RESUMPTIONS } from "../../src/http/client/session.js";
 import { rejection, textOf } from "../support/interop-helpers.js";
+import { ManualClock } from "../support/manual-clock.js";
 import { until } from "../support/until.js";
 import { useWireValidation } from "../support/validating-transport.js";
 import { httpClient, json, LEGACY, legacy, type Received, scripted, useHttpCleanups } from "./helpers.js";
@@ -87,6 +88,38 @@ describe("the session's GET stream", () => {
     expect(
       messages.some((m) => m.from === "server" && "method" in m.message && m.message.method === "ping"),
     ).toBe(true);
+  });
+
+  it("lives past any request timeout; silent past streamIdleTimeoutMs it is reopened (manual clock)", async () => {
+    const streams: ServerResponse[] = [];
+    const { peer } = await sessionPeer({
+      onGet: (_req, res) => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        // retry: 0 makes the client reopen after its floor of 100 ms.
+        res.write(`retry: 0\ndata: {"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}\n\n`);
+        streams.push(res);
+      },
+    });
+    const clock = new ManualClock();
+    const notifications: string[] = [];
+    const { client } = httpClient(peer.url, {
+      era: LEGACY,
+      pin: LEGACY,
+      cleanup,
+      transport: { clock, policy: { streamIdleTimeoutMs: 45_000 } },
+      client: { onNotification: (n) => notifications.push(n.method) },
+    });
+    await client.connect();
+    // The stream's first event arrived: its idle timer runs from then.
+    await until(() => notifications.length === 1);
+    clock.advance(44_999);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(streams).toHaveLength(1);
+    clock.advance(1);
+    await until(() => streams.length === 2);
+    streams[1]?.write(`data: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n`);
+    await until(() => notifications.length === 3);
+    expect(notifications.at(-1)).toBe("notifications/tools/list_changed");
   });
 
   it("close() stops the GET stream, then DELETEs the session; a failing DELETE is logged, not thrown", async () => {

@@ -21,8 +21,8 @@ const CLIENT = here("./app/client.mjs");
 const WORKER = here("./app/worker.mjs");
 const ERAS = ["2025-11-25", "2026-07-28"] as const;
 type Era = (typeof ERAS)[number];
-/** Longer than the 8 s keepalive and than Bun.serve's 10 s idle cut. */
-const QUIET_MS = 12_000;
+/** Longer than the 15 s keepalive and than Bun.serve's default 10 s idle cut (the app sets 30 s, as documented). */
+const QUIET_MS = 17_000;
 
 const installed = runtimesInstalled();
 const children: ChildProcess[] = [];

@@ -1,3 +1,4 @@
+import type { Clock } from "../../jsonrpc/clock.js";
 import type { TransportLogger } from "../../transports/transport.js";
 import type { HttpAuthProvider } from "./auth-provider.js";
 import type { HeaderRecord, HttpClient } from "./exchange.js";
@@ -37,6 +38,8 @@ export interface StreamableHttpClientOptions {
    * 60,000 ms, 0 logs every line. A logger the client passes is limited by the client already.
    */
   logIntervalMs?: number;
+  /** The clock of the transport's timeouts (default: the runtime's timers). Tests pass a manual one. */
+  clock?: Clock;
 }
 
 export const KNOWN_KEYS: ReadonlySet<string> = new Set([
@@ -49,4 +52,5 @@ export const KNOWN_KEYS: ReadonlySet<string> = new Set([
   "http",
   "logger",
   "logIntervalMs",
+  "clock",
 ]);

@@ -37,8 +37,21 @@ export interface HttpClientSecurityPolicy {
    * of its body (SSE keepalives count) (default 30,000 ms).
    */
   readonly receiveTimeoutMs: number;
-  /** Longest whole HTTP exchange of one request, head to final answer (default 60,000 ms). */
+  /**
+   * Longest wait for a request POST's response head, and for a JSON answer, head to last byte (default 60,000
+   * ms). It never ends a stream: an SSE answer runs past it while its bytes keep coming (`receiveTimeoutMs`),
+   * bounded by the caller's deadline (the client's `requestTimeoutMs` or the call's `timeoutMs`); a listen
+   * stream follows `streamIdleTimeoutMs`.
+   */
   readonly requestTimeoutMs: number;
+  /**
+   * Longest silence on a long-lived stream once its head arrived: a 2026-07-28 `subscriptions/listen` and the
+   * 2025-11-25 session's GET stream. Any byte resets it, keepalive comments included (default `Infinity`: none,
+   * since a server that sends no keepalives may be quiet for hours). Set it to a few times the server's
+   * keepalive interval (mcpkit's: 15 s) to notice a connection that died silently; the stream then ends with a
+   * `TIMEOUT` and is opened again (a subscription re-listens, see `ListenOptions.relisten`).
+   */
+  readonly streamIdleTimeoutMs: number;
   /** Tools whose `x-mcp-header` annotations are remembered (least recently used first out; default 1,024). */
   readonly maxToolSchemas: number;
 }
@@ -54,6 +67,7 @@ const DEFAULT_POLICY: HttpClientSecurityPolicy = Object.freeze({
   connectTimeoutMs: 5_000,
   receiveTimeoutMs: 30_000,
   requestTimeoutMs: 60_000,
+  streamIdleTimeoutMs: Number.POSITIVE_INFINITY,
   maxToolSchemas: 1_024,
 });
 
@@ -75,7 +89,12 @@ const COUNT_KEYS = [
   "maxConcurrentRequests",
   "maxToolSchemas",
 ] as const;
-const TIMEOUT_KEYS = ["connectTimeoutMs", "receiveTimeoutMs", "requestTimeoutMs"] as const;
+const TIMEOUT_KEYS = [
+  "connectTimeoutMs",
+  "receiveTimeoutMs",
+  "requestTimeoutMs",
+  "streamIdleTimeoutMs",
+] as const;
 
 /**
  * Builds a checked, frozen HTTP client policy from a preset (`default` unless named) and overrides. Throws

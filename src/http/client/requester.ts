@@ -1,4 +1,5 @@
 import { AbortLinks, type AbortTarget } from "../../jsonrpc/abort-links.js";
+import type { Clock } from "../../jsonrpc/clock.js";
 import { joinChunks } from "../../jsonrpc/codec.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
 import type { AbortLike } from "../../jsonrpc/lazy-abort.js";
@@ -11,12 +12,12 @@ import { type AuthHook, type AuthRequest, checkExtraHeaders } from "./headers.js
 import { type HttpClientSecurityPolicy, redactUrl } from "./policy.js";
 
 /**
- * How long one HTTP request may take. `prompt`: answered at once (GET resumption, DELETE, notification and
- * response POSTs): the head within `connectTimeoutMs`. `answer`: a request POST: the head and every later
- * chunk within `receiveTimeoutMs` of the previous one, the whole within `requestTimeoutMs`. `listen`: the
- * session's GET stream: the head within `connectTimeoutMs`, then no time limit.
+ * How long one HTTP request may take (the limits themselves: {@link CallControl}). `prompt`: answered at once
+ * (DELETE, notification and response POSTs). `answer`: a request POST (and a POST stream's resumption).
+ * `listen`: the 2025 session's GET stream. `stream`: a request POST whose answer is a long-lived stream (the
+ * 2026-07-28 `subscriptions/listen`).
  */
-export type CallKind = "prompt" | "answer" | "listen";
+export type CallKind = "prompt" | "answer" | "listen" | "stream";
 
 /** One HTTP request to the endpoint. */
 export interface HttpCall {
@@ -114,6 +115,8 @@ export class HttpRequester {
     private readonly auth: AuthHook | undefined,
     readonly closing: AbortSignal,
     private readonly provider?: HttpAuthProvider,
+    /** The clock of the timeouts; undefined: the runtime's timers (policy settings on shared timer queues). */
+    readonly clock?: Clock,
   ) {
     this.slots = new Slots(policy.maxConcurrentRequests);
     this.shownUrl = redactUrl(url);
@@ -258,22 +261,36 @@ export class HttpRequester {
   }
 }
 
+/** Which policy setting a timeout is: its name without `TimeoutMs`. */
+type TimeoutName = "connect" | "receive" | "request" | "streamIdle";
+
 /**
- * The timers and abort wiring of one HTTP request. One timer runs at a time: it fires at the nearest deadline
- * and, for an answer whose bytes kept coming, sets itself again for the next (progress only records the time).
- * The first is a policy setting, shared by every request on one timer ({@link sharedTimerQueue}); a later one
- * is a remainder, on a timer of its own.
+ * The timers and abort wiring of one HTTP request: a limit on the whole (`totalMs`, from the start) and one on
+ * silence (`idleMs`, from the last bytes, keepalive comments included), each `Infinity` when it does not apply.
+ * One timer runs at a time: it fires at the nearer limit and, when bytes kept coming, sets itself again for the
+ * rest (progress only records the time). The first is a policy setting, shared by every request on one timer
+ * ({@link sharedTimerQueue}); a later one is a remainder, on a timer of its own.
+ *
+ * Before the head: `prompt` and `listen` wait `connectTimeoutMs`; `answer` and `stream` wait `receiveTimeoutMs`
+ * of silence within `requestTimeoutMs`. After it: a `prompt` has no limit left; an `answer` in JSON keeps both;
+ * an answer in SSE keeps only `receiveTimeoutMs` of silence (the caller's deadline bounds the whole: a long
+ * tool may stream progress for minutes); a `listen` and a `stream` in SSE only `streamIdleTimeoutMs`. No
+ * request deadline ever ends a long-lived stream.
  */
 class CallControl implements AbortTarget {
   aborted = false;
   reason: unknown;
   private exchange: HttpClientExchange | undefined;
-  private timer: Timer | undefined;
+  private timer: unknown;
   private queue: TimerQueue | undefined;
   private queued: QueuedTimeout | undefined;
+  private readonly clock: Clock | undefined;
   private readonly started: number;
   private last: number;
-  private waitingHead = true;
+  private totalMs: number;
+  private totalName: TimeoutName;
+  private idleMs: number;
+  private idleName: TimeoutName = "receive";
   /** The caller's link in the requester (0: none). */
   private callerLink = 0;
 
@@ -282,7 +299,8 @@ class CallControl implements AbortTarget {
     private readonly kind: CallKind,
     caller: AbortLike | undefined,
   ) {
-    this.started = this.last = kind === "answer" ? Date.now() : 0;
+    this.clock = owner.clock;
+    this.started = this.last = this.now();
     owner.live.add(this);
     if (caller?.aborted) {
       this.aborted = true;
@@ -291,11 +309,18 @@ class CallControl implements AbortTarget {
       this.callerLink = owner.callerLinks.link(this, caller);
     }
     const { policy } = owner;
-    const first =
-      kind === "answer"
-        ? Math.min(policy.receiveTimeoutMs, policy.requestTimeoutMs)
-        : Math.min(policy.connectTimeoutMs, policy.requestTimeoutMs);
-    const queue = this.aborted || first > MAX_TIMER_MS ? undefined : sharedTimerQueue(first);
+    if (kind === "answer" || kind === "stream") {
+      this.totalMs = policy.requestTimeoutMs;
+      this.totalName = "request";
+      this.idleMs = policy.receiveTimeoutMs;
+    } else {
+      this.totalMs = Math.min(policy.connectTimeoutMs, policy.requestTimeoutMs);
+      this.totalName = "connect";
+      this.idleMs = Number.POSITIVE_INFINITY;
+    }
+    const first = Math.min(this.totalMs, this.idleMs);
+    const queue =
+      this.aborted || this.clock !== undefined || first > MAX_TIMER_MS ? undefined : sharedTimerQueue(first);
     if (queue === undefined) this.arm(first);
     else {
       this.queue = queue;
@@ -327,19 +352,40 @@ class CallControl implements AbortTarget {
     this.exchange?.abort(reason);
   }
 
-  /** The head is here: `prompt` and `listen` calls have no more time limit on the body; `answer` restarts idle. */
+  /**
+   * The head is here: an `answer` or a `stream` keeps its limits until its body turns out to be an event stream
+   * ({@link streaming}); a `prompt` has none left; a `listen` has only `streamIdleTimeoutMs` from now.
+   */
   headArrived(): void {
-    this.waitingHead = false;
-    if (this.kind === "answer") {
-      this.last = Date.now();
-      return;
-    }
+    this.last = this.now();
+    const kind = this.kind;
+    if (kind === "answer" || kind === "stream") return;
     this.stopTimer();
+    this.totalMs = Number.POSITIVE_INFINITY;
+    if (kind === "prompt") return;
+    this.idleMs = this.owner.policy.streamIdleTimeoutMs;
+    this.idleName = "streamIdle";
+    this.arm(this.idleMs);
   }
 
-  /** Bytes arrived: the receive timeout starts over. */
+  /**
+   * The body is an event stream: an `answer` loses its whole-exchange limit (its silence limit stays); a
+   * `stream` has only `streamIdleTimeoutMs` from now.
+   */
+  streaming(): void {
+    if (this.aborted) return;
+    this.totalMs = Number.POSITIVE_INFINITY;
+    if (this.kind !== "stream") return;
+    this.stopTimer();
+    this.last = this.now();
+    this.idleMs = this.owner.policy.streamIdleTimeoutMs;
+    this.idleName = "streamIdle";
+    this.arm(this.idleMs);
+  }
+
+  /** Bytes arrived: the silence limit starts over. */
   progressed(): void {
-    if (this.kind === "answer") this.last = Date.now();
+    if (this.idleMs !== Number.POSITIVE_INFINITY) this.last = this.now();
   }
 
   /** Maps what the HTTP stack threw: our own abort reason, its own classified error, or a network failure. */
@@ -360,41 +406,47 @@ class CallControl implements AbortTarget {
     this.owner.live.delete(this);
   }
 
+  private now(): number {
+    return this.clock === undefined ? Date.now() : this.clock.now();
+  }
+
   private stopTimer(): void {
     if (this.queued !== undefined) {
       this.queue?.cancel(this.queued);
       this.queued = undefined;
     }
-    clearTimeout(this.timer);
+    if (this.timer === undefined) return;
+    if (this.clock === undefined) clearTimeout(this.timer as Timer);
+    else this.clock.clearTimeout(this.timer);
     this.timer = undefined;
   }
 
   private arm(ms: number): void {
     if (ms === Number.POSITIVE_INFINITY || this.aborted) return;
-    this.timer = setTimeout(() => this.expire(), Math.max(0, Math.min(ms, MAX_TIMER_MS)));
+    const delay = Math.max(0, Math.min(ms, MAX_TIMER_MS));
+    const expire = () => this.expire();
+    this.timer = this.clock === undefined ? setTimeout(expire, delay) : this.clock.setTimeout(expire, delay);
   }
 
   private expire(): void {
     this.timer = undefined;
-    const { policy } = this.owner;
-    if (this.kind !== "answer") {
-      const ms = Math.min(policy.connectTimeoutMs, policy.requestTimeoutMs);
-      if (this.waitingHead) this.abort(timeout("connect", ms));
-      return;
-    }
-    const now = Date.now();
-    const total = policy.requestTimeoutMs - (now - this.started);
-    const idle = policy.receiveTimeoutMs - (now - this.last);
-    if (total <= 0) this.abort(timeout("request", policy.requestTimeoutMs));
-    else if (idle <= 0) this.abort(timeout("receive", policy.receiveTimeoutMs));
+    const now = this.now();
+    const total = this.totalMs - (now - this.started);
+    const idle = this.idleMs - (now - this.last);
+    if (total <= 0) this.abort(timeout(this.totalName, this.totalMs));
+    else if (idle <= 0) this.abort(timeout(this.idleName, this.idleMs));
     else this.arm(Math.min(total, idle));
   }
 }
 
-function timeout(which: "connect" | "receive" | "request", ms: number): McpkitError {
-  return new McpkitError("TIMEOUT", `the HTTP ${which} timeout of ${ms} ms passed`, {
-    details: { timeout: which, timeoutMs: ms },
-  });
+function timeout(which: TimeoutName, ms: number): McpkitError {
+  return new McpkitError(
+    "TIMEOUT",
+    `the HTTP ${which} timeout of ${ms} ms passed (policy ${which}TimeoutMs)`,
+    {
+      details: { timeout: which, timeoutMs: ms },
+    },
+  );
 }
 
 function networkCode(error: unknown): string | undefined {
@@ -426,6 +478,14 @@ export class OpenResponse {
   /** The media type, lowercase, without parameters (`""` when absent). */
   get mediaType(): string {
     return (this.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  }
+
+  /**
+   * Says the body is an event stream to read as it comes: from now on silence bounds it, not the request
+   * deadline (`receiveTimeoutMs` for an answer, `streamIdleTimeoutMs` for a listen stream).
+   */
+  streaming(): void {
+    this.control.streaming();
   }
 
   /** Ends the request early (the body is cancelled) with `reason` as what pending reads reject with. */

@@ -118,6 +118,7 @@ export class LegacySession {
           { details: { reason: "stream_ended", status: response.status } },
         );
       }
+      response.streaming();
       const outcome = await readStreamAnswer(
         response,
         requestId,
@@ -218,8 +219,15 @@ export class LegacySession {
         lastEventId = outcome.lastEventId ?? lastEventId;
         retryMs = outcome.retryMs ?? retryMs;
       } catch (error) {
-        failed(listenerError("the session's GET stream failed", { cause: error }));
-        return;
+        // A stream silent past streamIdleTimeoutMs is likely dead underneath: it is reopened, as one that ended.
+        if (!isStreamIdle(error)) {
+          failed(listenerError("the session's GET stream failed", { cause: error }));
+          return;
+        }
+        this.logger().debug?.(
+          "the session's GET stream was silent too long; reopening it",
+          failureDetails(error),
+        );
       }
       quiet = delivered > 0 ? 0 : quiet + 1;
       if (quiet >= MAX_LISTENER_RECONNECTS) {
@@ -235,6 +243,10 @@ export class LegacySession {
       }
     }
   }
+}
+
+function isStreamIdle(error: unknown): boolean {
+  return error instanceof McpkitError && error.code === "TIMEOUT" && error.details?.timeout === "streamIdle";
 }
 
 /** The delay before reconnecting: the server's `retry`, bounded, or the default. */

@@ -1,3 +1,4 @@
+import { isClock } from "../../jsonrpc/clock.js";
 import { utf8Length } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { checkKeys, optionError } from "../../jsonrpc/config-check.js";
@@ -117,8 +118,19 @@ export class StreamableHttpClientTransport implements Transport {
     const loggers = transportLoggers(options.logger, options.logIntervalMs);
     this.ownLogger = loggers.own;
     this.fallbackLogger = loggers.fallback;
-    const { auth } = options;
-    this.requester = new HttpRequester(url, this.policy, http, headers, auth, this.closer.signal, provider);
+    const { auth, clock } = options;
+    if (clock !== undefined && !isClock(clock))
+      throw invalid("clock", "must have now(), setTimeout() and clearTimeout()");
+    this.requester = new HttpRequester(
+      url,
+      this.policy,
+      http,
+      headers,
+      auth,
+      this.closer.signal,
+      provider,
+      clock,
+    );
     this.tools = new ToolSchemaIndex(this.policy.maxToolSchemas);
     this.session = new LegacySession(
       this.requester,
@@ -223,7 +235,7 @@ export class StreamableHttpClientTransport implements Transport {
       const sessionId = wire.kind === "legacy" ? this.session.id : undefined;
       const response = await this.requester.open({
         method: "POST",
-        kind: "answer",
+        kind: request.method === "subscriptions/listen" ? "stream" : "answer",
         headers,
         body,
         mcpMethod: request.method,
@@ -263,11 +275,13 @@ export class StreamableHttpClientTransport implements Transport {
     try {
       const media = response.mediaType;
       if (media === "text/event-stream" && status >= 200 && status < 300) {
+        response.streaming();
+        // A listen may run for hours: its events are bounded one by one, never the stream as a whole.
         const outcome = await readStreamAnswer(
           response,
           request.id,
           this.policy.maxSseEventBytes,
-          true,
+          request.method !== "subscriptions/listen",
           route,
         );
         if (outcome.answer) return outcome.answer;

@@ -32,7 +32,7 @@ describe("HTTP handler options", () => {
       maxBodyBytes: 8_000_000,
       maxResponseBytes: 8_000_000,
       enableJsonResponse: false,
-      keepAliveMs: 8_000,
+      keepAliveMs: 15_000,
       legacySseTimeoutMs: 25_000,
       authenticate: undefined,
       toolSchemas: undefined,

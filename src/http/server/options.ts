@@ -101,7 +101,8 @@ export interface HttpHandlerOptions {
    */
   enableJsonResponse?: boolean;
   /**
-   * Interval of SSE keepalive comments (default 8,000 ms, under Bun.serve's 10 s idle cut; 0 turns them off).
+   * Interval of SSE keepalive comments (default 15,000 ms; 0 turns them off). Behind `Bun.serve`, raise its
+   * `idleTimeout` above it (its default, 10 s, would cut a quiet stream).
    */
   keepAliveMs?: number;
   /**
@@ -217,7 +218,7 @@ export function buildHttpConfig(options: HttpHandlerOptions): HttpConfig {
       PREFIX,
     ),
     enableJsonResponse: options.enableJsonResponse ?? false,
-    keepAliveMs: nonNegativeInteger(options.keepAliveMs, 8_000, "keepAliveMs", PREFIX),
+    keepAliveMs: nonNegativeInteger(options.keepAliveMs, 15_000, "keepAliveMs", PREFIX),
     legacySseTimeoutMs: positiveInteger(options.legacySseTimeoutMs, 25_000, "legacySseTimeoutMs", PREFIX),
     authenticate: options.authenticate,
     toolSchemas: checkToolSchemas(options.toolSchemas),

@@ -5,8 +5,8 @@ import { createApp } from "./app.mjs";
 const { fetchHandler } = createApp();
 
 if (typeof Bun !== "undefined") {
-  // Bun.serve's defaults (idleTimeout 10 s): the keepalive default must keep a quiet stream alive under them.
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: fetchHandler });
+  // Bun.serve's idleTimeout (default 10 s) must be above the handler's keepalive (default 15 s), as docs/runtimes.md says.
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 30, fetch: fetchHandler });
   console.log(`http://127.0.0.1:${server.port}/`);
 } else if (typeof Deno !== "undefined") {
   Deno.serve(
