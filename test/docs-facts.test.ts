@@ -294,6 +294,7 @@ function cellValue(cell: string): unknown {
   const number = /^([\d,]+(?:\.\d+)?)(?:\s|$)/.exec(cell);
   if (number) return Number((number[1] ?? "").replaceAll(",", ""));
   const code = /^`([^`]+)`(?:,|\s|$)/.exec(cell)?.[1];
+  if (code === "Infinity") return Number.POSITIVE_INFINITY;
   if (code !== undefined) return JSON.parse(code);
   if (/^none\b/.test(cell)) return undefined;
   return NOT_A_VALUE;
