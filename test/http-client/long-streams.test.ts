@@ -157,33 +157,44 @@ describe("a 2026-07-28 listen over HTTP", () => {
   });
 });
 
+/**
+ * A client on a manual clock whose `tools/call`s a peer answers with `open` and then holds: the test drives the
+ * held response (`streams`) and the clock.
+ */
+async function heldCall(
+  open: (res: ServerResponse) => void,
+  policy: { receiveTimeoutMs: number; requestTimeoutMs?: number },
+) {
+  const clock = new ManualClock();
+  const streams: ServerResponse[] = [];
+  const peer = await listenPeer(
+    () => {},
+    (_id, _method, res) => {
+      open(res);
+      streams.push(res);
+    },
+  );
+  const stack = countingStack();
+  const { client } = httpClient(peer.url, {
+    era: MODERN,
+    pin: MODERN,
+    cleanup,
+    transport: { ...stack.transport, clock, policy },
+  });
+  await client.connect();
+  return { clock, streams, peer, stack, client };
+}
+
+/** Opens an SSE answer with one log notification. */
+const openSse = (res: ServerResponse) =>
+  sse(res)({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "started" } });
+
 describe("a request answered over HTTP", () => {
   it("in SSE runs past the policy's requestTimeoutMs while its bytes keep coming; the call's deadline bounds it", async () => {
-    const clock = new ManualClock();
-    const streams: ServerResponse[] = [];
-    const peer = await listenPeer(
-      () => {},
-      (_id, _method, res) => {
-        sse(res)({
-          jsonrpc: "2.0",
-          method: "notifications/message",
-          params: { level: "info", data: "started" },
-        });
-        streams.push(res);
-      },
-    );
-    const stack = countingStack();
-    const { client } = httpClient(peer.url, {
-      era: MODERN,
-      pin: MODERN,
-      cleanup,
-      transport: {
-        ...stack.transport,
-        clock,
-        policy: { receiveTimeoutMs: 20_000, requestTimeoutMs: 60_000 },
-      },
+    const { clock, streams, peer, stack, client } = await heldCall(openSse, {
+      receiveTimeoutMs: 20_000,
+      requestTimeoutMs: 60_000,
     });
-    await client.connect();
     const call = client.callTool("long", {}, { timeoutMs: 3_600_000 });
     await until(() => streams.length === 1 && stack.chunks() > 0);
     const [res] = streams as [ServerResponse];
@@ -199,27 +210,7 @@ describe("a request answered over HTTP", () => {
   });
 
   it("in SSE still ends after receiveTimeoutMs of silence", async () => {
-    const clock = new ManualClock();
-    const streams: ServerResponse[] = [];
-    const peer = await listenPeer(
-      () => {},
-      (_id, _method, res) => {
-        sse(res)({
-          jsonrpc: "2.0",
-          method: "notifications/message",
-          params: { level: "info", data: "started" },
-        });
-        streams.push(res);
-      },
-    );
-    const stack = countingStack();
-    const { client } = httpClient(peer.url, {
-      era: MODERN,
-      pin: MODERN,
-      cleanup,
-      transport: { ...stack.transport, clock, policy: { receiveTimeoutMs: 20_000 } },
-    });
-    await client.connect();
+    const { clock, streams, stack, client } = await heldCall(openSse, { receiveTimeoutMs: 20_000 });
     const call = rejection(client.callTool("stall", {}, { timeoutMs: 3_600_000 }));
     await until(() => streams.length === 1 && stack.chunks() > 0);
     clock.advance(20_000);
@@ -227,28 +218,13 @@ describe("a request answered over HTTP", () => {
   });
 
   it("in JSON that trickles is ended by requestTimeoutMs", async () => {
-    const clock = new ManualClock();
-    const streams: ServerResponse[] = [];
-    const peer = await listenPeer(
-      () => {},
-      (_id, _method, res) => {
+    const { clock, streams, stack, client } = await heldCall(
+      (res) => {
         res.writeHead(200, { "content-type": "application/json" });
         res.write('{"jsonrpc":"2.0",');
-        streams.push(res);
       },
+      { receiveTimeoutMs: 20_000, requestTimeoutMs: 60_000 },
     );
-    const stack = countingStack();
-    const { client } = httpClient(peer.url, {
-      era: MODERN,
-      pin: MODERN,
-      cleanup,
-      transport: {
-        ...stack.transport,
-        clock,
-        policy: { receiveTimeoutMs: 20_000, requestTimeoutMs: 60_000 },
-      },
-    });
-    await client.connect();
     const call = rejection(client.callTool("trickle", {}, { timeoutMs: 3_600_000 }));
     await until(() => streams.length === 1 && stack.chunks() > 0);
     const [res] = streams as [ServerResponse];
