@@ -1,5 +1,6 @@
 import { positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError } from "../jsonrpc/errors.js";
+import { limitError } from "../jsonrpc/limit-error.js";
 import { isObject, type JsonRpcNotification } from "../jsonrpc/message.js";
 import { MetaKey } from "../protocol/meta.js";
 import type { SubscriptionFilter } from "../protocol/types/subscriptions.js";
@@ -38,9 +39,12 @@ export class Subscriptions {
     checkFilter(filter);
     const queueSize = positiveInteger(options.queueSize, this.config.subscriptionQueueSize, "queueSize");
     if (this.open.size >= this.config.maxSubscriptions) {
-      throw new McpkitError("CAPACITY", `too many subscriptions (limit ${this.config.maxSubscriptions})`, {
-        details: { limit: "maxSubscriptions", value: this.config.maxSubscriptions },
-      });
+      const facts = {
+        option: "maxSubscriptions",
+        limit: this.config.maxSubscriptions,
+        size: this.open.size + 1,
+      };
+      throw limitError("CAPACITY", "too many subscriptions", facts, { unit: "subscriptions" });
     }
     // The listen is long-lived: no timeout; it ends with the server's result, a cancellation or the transport.
     const deadline = new Deadline({ timeoutMs: Number.POSITIVE_INFINITY, what: "subscriptions/listen" });
@@ -53,7 +57,8 @@ export class Subscriptions {
         deadline,
         cancelOnAbort: false,
         onId: (id) => {
-          handle = this.register(id, notifications, queueSize, deadline);
+          const queueOption = options.queueSize === undefined ? "subscriptionQueueSize" : "queueSize";
+          handle = this.register(id, notifications, { queueSize, queueOption }, deadline);
         },
       },
     );
@@ -107,14 +112,14 @@ export class Subscriptions {
   private register(
     id: number,
     filter: SubscriptionFilter,
-    queueSize: number,
+    queue: { queueSize: number; queueOption: string },
     deadline: Deadline,
   ): SubscriptionHandle {
     const byStream = this.config.transport.cancelsByStream === true;
     const handle = new SubscriptionHandle({
       id,
       filter,
-      queueSize,
+      ...queue,
       nextTimeoutMs: this.config.requestTimeoutMs,
       logger: this.config.logger,
       abandon: () => {
