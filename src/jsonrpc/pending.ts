@@ -1,5 +1,5 @@
 import { positiveInteger } from "./config-check.js";
-import { JsonRpcError, McpkitError } from "./errors.js";
+import { JsonRpcError } from "./errors.js";
 import { limitError } from "./limit-error.js";
 import type { JsonRpcResponse } from "./message.js";
 

@@ -1,4 +1,3 @@
-import { McpkitError } from "../../jsonrpc/errors.js";
 import { limitError } from "../../jsonrpc/limit-error.js";
 import { invalidParams } from "../core/errors.js";
 import type { ListFamily } from "../core/listen.js";

@@ -52,7 +52,7 @@ export class ClientRequests {
     return this.pending.size;
   }
 
-  /** What a refusal of `count` more requests names: `maxClientRequests`, its value, the requests there would be. */
+  /** @internal What a refusal of `count` more requests names: `maxClientRequests`, its value, the requests there would be. */
   facts(count: number): LimitFacts {
     return { option: "maxClientRequests", limit: this.max, size: this.pending.size + count };
   }
