@@ -31,7 +31,7 @@ describe("CallbackRunner", () => {
     const second = runner.run("b", never);
     await expect(runner.run("c", () => 3)).rejects.toMatchObject({
       code: "CAPACITY",
-      details: { limit: "maxConcurrentCallbacks", value: 2, callback: "c" },
+      details: { option: "maxConcurrentCallbacks", limit: 2, size: 3, callback: "c" },
     });
     expect(runner.active).toBe(2);
     runner.close(new McpkitError("CLOSED", "closed"));

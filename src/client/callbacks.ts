@@ -1,4 +1,5 @@
-import { McpkitError } from "../jsonrpc/errors.js";
+import type { McpkitError } from "../jsonrpc/errors.js";
+import { limitError } from "../jsonrpc/limit-error.js";
 import { Deadline } from "./deadline.js";
 
 export const DEFAULT_CALLBACK_TIMEOUT_MS = 30_000;
@@ -42,8 +43,10 @@ export class CallbackRunner {
   ): Promise<T> {
     if (this.closedReason) throw this.closedReason;
     if (this.live.size >= this.limit) {
-      throw new McpkitError("CAPACITY", `client callback capacity reached (limit ${this.limit})`, {
-        details: { limit: "maxConcurrentCallbacks", value: this.limit, callback: name },
+      const facts = { option: "maxConcurrentCallbacks", limit: this.limit, size: this.live.size + 1 };
+      throw limitError("CAPACITY", "client callback capacity reached", facts, {
+        unit: "callbacks",
+        extra: { callback: name },
       });
     }
     const own = new Deadline({ timeoutMs: this.timeoutMs, parent: bounds.parent, what: name });

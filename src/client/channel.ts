@@ -72,6 +72,7 @@ export class RpcChannel {
   ) {
     this.pending = new PendingTable({
       capacity: maxPending,
+      capacityOption: "maxPendingRequests",
       onUnknownResponse: (response) => this.dropped("a response for an unknown request id", response),
     });
   }

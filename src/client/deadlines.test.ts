@@ -90,7 +90,7 @@ describe.each(["modern", "legacy"] as const)("one deadline per operation (%s)", 
     const calls = Array.from({ length: 1024 }, (_, i) => client.callTool(`t${i}`).catch((e: unknown) => e));
     await expect(client.callTool("one too many")).rejects.toMatchObject({
       code: "CAPACITY",
-      details: { limit: "maxPendingRequests", value: 1024 },
+      details: { option: "maxPendingRequests", limit: 1024, size: 1025 },
     });
     await tick();
     expect(server.requests("tools/call")).toHaveLength(1024);

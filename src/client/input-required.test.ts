@@ -366,7 +366,7 @@ describe("2026-07-28 input rounds that fail", () => {
     });
     await expect(client.callTool("t")).rejects.toMatchObject({
       code: "LIMIT_EXCEEDED",
-      details: { limit: "maxInputRounds", value: 3 },
+      details: { option: "maxInputRounds", limit: 3, size: 4 },
     });
     expect(server.requests("tools/call")).toHaveLength(4);
   });
@@ -377,7 +377,7 @@ describe("2026-07-28 input rounds that fail", () => {
     });
     await expect(client.callTool("t")).rejects.toMatchObject({
       code: "LIMIT_EXCEEDED",
-      details: { value: 16 },
+      details: { option: "maxInputRounds", limit: 16 },
     });
     expect(server.requests("tools/call")).toHaveLength(17);
   });
@@ -395,7 +395,7 @@ describe("2026-07-28 input rounds that fail", () => {
     while (release.length < 32) await sleep(1);
     await expect(client.callTool("t")).rejects.toMatchObject({
       code: "CAPACITY",
-      details: { limit: "maxConcurrentCallbacks", value: 32 },
+      details: { option: "maxConcurrentCallbacks", limit: 32, size: 33 },
     });
     for (const go of release) go();
     await expect(Promise.all(calls)).resolves.toHaveLength(32);

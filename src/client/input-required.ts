@@ -1,4 +1,5 @@
 import { McpkitError } from "../jsonrpc/errors.js";
+import { limitError } from "../jsonrpc/limit-error.js";
 import { isObject } from "../jsonrpc/message.js";
 import type { ResultObject } from "../jsonrpc/pending.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
@@ -73,13 +74,11 @@ export async function completeInput(
       );
     }
     if (round > config.maxRounds) {
-      throw new McpkitError(
-        "LIMIT_EXCEEDED",
-        `${trip.method} asked for input more than ${config.maxRounds} times`,
-        {
-          details: { limit: "maxInputRounds", value: config.maxRounds, method: trip.method },
-        },
-      );
+      const facts = { option: "maxInputRounds", limit: config.maxRounds, size: round };
+      throw limitError("LIMIT_EXCEEDED", `${trip.method} kept asking for input`, facts, {
+        unit: "rounds",
+        extra: { method: trip.method },
+      });
     }
     checkRequests(trip.method, requests, config);
     const retry = { ...trip.params };

@@ -81,7 +81,7 @@ describe.each(["modern", "legacy"] as const)("listAll* (%s)", (era) => {
       });
       await expect(listAll(client, { maxPages: 3 })).rejects.toMatchObject({
         code: "LIMIT_EXCEEDED",
-        details: { limit: "maxPages", value: 3 },
+        details: { option: "maxPages", limit: 3, size: 4 },
       });
       expect(server.requests(method)).toHaveLength(3);
     });
@@ -93,7 +93,7 @@ describe.each(["modern", "legacy"] as const)("listAll* (%s)", (era) => {
       });
       await expect(listAll(client, { maxItems: 10 })).rejects.toMatchObject({
         code: "LIMIT_EXCEEDED",
-        details: { limit: "maxItems", value: 10 },
+        details: { option: "maxItems", limit: 10 },
       });
       await expect(listAll(client, { maxItems: 24 })).resolves.toHaveLength(24);
     });

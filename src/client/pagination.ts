@@ -1,4 +1,5 @@
 import { McpkitError } from "../jsonrpc/errors.js";
+import { limitError } from "../jsonrpc/limit-error.js";
 import type { ResultObject } from "../jsonrpc/pending.js";
 
 export const DEFAULT_MAX_PAGES = 100;
@@ -28,9 +29,8 @@ export async function collectPages<T>(
     pages++;
     const found = page[member] as T[];
     if (items.length + found.length > limits.maxItems) {
-      throw new McpkitError("LIMIT_EXCEEDED", `more than maxItems (${limits.maxItems}) items`, {
-        details: { limit: "maxItems", value: limits.maxItems },
-      });
+      const facts = { option: "maxItems", limit: limits.maxItems, size: items.length + found.length };
+      throw limitError("LIMIT_EXCEEDED", `listing ${member}`, facts, { unit: "items" });
     }
     for (const item of found) items.push(item);
     const next = page.nextCursor;
@@ -41,9 +41,8 @@ export async function collectPages<T>(
       });
     }
     if (pages >= limits.maxPages) {
-      throw new McpkitError("LIMIT_EXCEEDED", `more than maxPages (${limits.maxPages}) pages`, {
-        details: { limit: "maxPages", value: limits.maxPages },
-      });
+      const facts = { option: "maxPages", limit: limits.maxPages, size: pages + 1 };
+      throw limitError("LIMIT_EXCEEDED", `listing ${member}`, facts, { unit: "pages" });
     }
     seen.add(next);
     cursor = next;

@@ -141,8 +141,9 @@ export class ServerRequests {
     if (failure instanceof McpkitError) {
       if (failure.cause instanceof JsonRpcError) return { error: failure.cause.toJSON() };
       if (failure.code === "TIMEOUT") return error(ErrorCode.InternalError, "client callback timed out");
-      if (failure.code === "CAPACITY")
-        return error(ErrorCode.InternalError, "client callback capacity reached");
+      if (failure.code === "CAPACITY") {
+        return error(ErrorCode.InternalError, failure.message, ...(failure.details ? [failure.details] : []));
+      }
       if (failure.code === "CLOSED") return error(ErrorCode.InternalError, "the client is closing");
     }
     try {

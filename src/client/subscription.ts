@@ -1,4 +1,5 @@
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import { limitError } from "../jsonrpc/limit-error.js";
 import { isObject, type JsonRpcNotification } from "../jsonrpc/message.js";
 import type { SubscriptionFilter } from "../protocol/types/subscriptions.js";
 import { checkTimeout } from "./options.js";
@@ -17,6 +18,8 @@ export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 export interface HandleDeps {
   filter: SubscriptionFilter;
   queueSize: number;
+  /** The option `queueSize` came from, named when the queue overflows: `queueSize` or `subscriptionQueueSize`. */
+  queueOption: string;
   /** The default wait of `next()`. */
   nextTimeoutMs: number;
   logger: ClientLogger;
@@ -167,7 +170,7 @@ export class SubscriptionHandle implements Subscription {
         const next = await this.wait(Number.POSITIVE_INFINITY);
         if (next.type === "timeout") throw new Error("unreachable: an unbounded wait timed out");
         if (next.type !== "end") return { done: false, value: next };
-        const failure = failureOf(next.end);
+        const failure = failureOf(next.end, this.deps.queueOption);
         if (failure !== undefined) throw failure;
         return { done: true, value: undefined };
       },
@@ -247,7 +250,7 @@ function afterEnd(end: SubscriptionEnd): SubscriptionCloseResult {
 }
 
 /** The error a `for await` loop ends with, or undefined for the normal ends. */
-function failureOf(end: SubscriptionEnd): Error | undefined {
+function failureOf(end: SubscriptionEnd, queueOption: string): Error | undefined {
   switch (end.reason) {
     case "closed":
     case "completed":
@@ -257,9 +260,12 @@ function failureOf(end: SubscriptionEnd): Error | undefined {
     case "protocol":
       return end.error;
     case "queue_overflow":
-      return new McpkitError("CAPACITY", `the subscription fell more than ${end.queueSize} events behind`, {
-        details: { limit: "queueSize", value: end.queueSize, end },
-      });
+      return limitError(
+        "CAPACITY",
+        "the subscription fell behind",
+        { option: queueOption, limit: end.queueSize, size: end.queueSize + 1 },
+        { unit: "events", extra: { end } },
+      );
     case "transport_closed":
       return new McpkitError("CLOSED", closedMessage(end.error), { cause: end.error, details: { end } });
     case "client_closed":

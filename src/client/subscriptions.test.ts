@@ -161,7 +161,7 @@ describe("subscriptions/listen", () => {
       for await (const e of other) drained.push(e);
     })().catch((e: unknown) => e);
     expect(drained.map((e) => e.type)).toEqual(["acknowledged", "notification"]);
-    expect(error).toMatchObject({ code: "CAPACITY", details: { limit: "queueSize", value: 2 } });
+    expect(error).toMatchObject({ code: "CAPACITY", details: { option: "queueSize", limit: 2, size: 3 } });
     await expect(other.close()).resolves.toMatchObject({
       confirmed: true,
       end: { reason: "queue_overflow" },
@@ -186,7 +186,7 @@ describe("subscriptions/listen", () => {
     );
     await expect(client.listenSubscriptions({ toolsListChanged: true })).rejects.toMatchObject({
       code: "CAPACITY",
-      details: { limit: "maxSubscriptions", value: 64 },
+      details: { option: "maxSubscriptions", limit: 64, size: 65 },
     });
     await sleep();
     expect(server.requests("subscriptions/listen")).toHaveLength(64);

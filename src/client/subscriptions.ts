@@ -1,5 +1,6 @@
 import { positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError } from "../jsonrpc/errors.js";
+import { limitError } from "../jsonrpc/limit-error.js";
 import { isObject, type JsonRpcNotification } from "../jsonrpc/message.js";
 import { MetaKey } from "../protocol/meta.js";
 import type { SubscriptionFilter } from "../protocol/types/subscriptions.js";
@@ -44,12 +45,12 @@ export class Subscriptions {
     const queueSize = positiveInteger(options.queueSize, this.config.subscriptionQueueSize, "queueSize");
     const relisten = checkRelisten(options.relisten);
     if (this.all.size >= this.config.maxSubscriptions) {
-      throw new McpkitError("CAPACITY", `too many subscriptions (limit ${this.config.maxSubscriptions})`, {
-        details: { limit: "maxSubscriptions", value: this.config.maxSubscriptions },
-      });
+      const facts = { option: "maxSubscriptions", limit: this.config.maxSubscriptions, size: this.all.size + 1 };
+      throw limitError("CAPACITY", "too many subscriptions", facts, { unit: "subscriptions" });
     }
     const listen = new Listen(copyFilter(filter), options.meta, relisten);
-    const handle = this.handleOf(listen, queueSize);
+    const queueOption = options.queueSize === undefined ? "subscriptionQueueSize" : "queueSize";
+    const handle = this.handleOf(listen, { queueSize, queueOption });
     listen.handle = handle;
     const request = this.send(listen);
     if (request !== undefined) {
@@ -166,12 +167,12 @@ export class Subscriptions {
     }, delayMs);
   }
 
-  private handleOf(listen: Listen, queueSize: number): SubscriptionHandle {
+  private handleOf(listen: Listen, queue: { queueSize: number; queueOption: string }): SubscriptionHandle {
     const byStream = this.config.transport.cancelsByStream === true;
     const clock = this.config.clock;
     return new SubscriptionHandle({
       filter: listen.notifications,
-      queueSize,
+      ...queue,
       nextTimeoutMs: this.config.requestTimeoutMs,
       logger: this.config.logger,
       acknowledged: () => {

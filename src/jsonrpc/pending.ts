@@ -1,5 +1,6 @@
 import { positiveInteger } from "./config-check.js";
-import { JsonRpcError, McpkitError } from "./errors.js";
+import { JsonRpcError } from "./errors.js";
+import { limitError } from "./limit-error.js";
 import type { JsonRpcResponse } from "./message.js";
 
 /** The default bound of a {@link PendingTable}. */
@@ -12,6 +13,8 @@ export type ResultObject = { [key: string]: unknown };
 export interface PendingTableOptions {
   /** How many requests may await a response at once (default 1,024). */
   capacity?: number;
+  /** The option the owner's users set `capacity` with, named in the capacity error (default `"capacity"`). */
+  capacityOption?: string;
   /** Called with a response whose id is not pending (a late or unsolicited answer); the response is dropped. */
   onUnknownResponse?: (response: JsonRpcResponse) => void;
 }
@@ -44,6 +47,7 @@ type Entry = PendingEntry;
  */
 export class PendingTable {
   readonly capacity: number;
+  private readonly option: string;
   /**
    * The oldest entry, kept out of the map while it is the only one: one request at a time then costs no map
    * insertion and deletion (a map that goes from one entry to none reallocates its table). Filled only while the
@@ -57,6 +61,7 @@ export class PendingTable {
 
   constructor(options: PendingTableOptions = {}) {
     this.capacity = positiveInteger(options.capacity, DEFAULT_MAX_PENDING, "capacity");
+    this.option = options.capacityOption ?? "capacity";
     this.onUnknownResponse = options.onUnknownResponse;
   }
 
@@ -90,9 +95,8 @@ export class PendingTable {
    */
   add(entry: PendingEntry): number {
     if (this.size >= this.capacity) {
-      throw new McpkitError("CAPACITY", `too many pending requests (limit ${this.capacity})`, {
-        details: { limit: "maxPendingRequests", value: this.capacity },
-      });
+      const facts = { option: this.option, limit: this.capacity, size: this.size + 1 };
+      throw limitError("CAPACITY", "too many pending requests", facts, { unit: "requests" });
     }
     const id = this.allocateId();
     if (this.slot === undefined && this.entries.size === 0) {

@@ -278,17 +278,17 @@ describe("listing and getting", () => {
     expect((await listAllSkills(pages(3).request, { maxPages: 3 })).skills).toHaveLength(3);
     await expect(listAllSkills(pages(4).request, { maxPages: 3 })).rejects.toMatchObject({
       code: "LIMIT_EXCEEDED",
-      details: { limit: "maxPages" },
+      details: { option: "options.maxPages", limit: 3, size: 4 },
     });
     expect((await listAllSkills(pages(2, { perPage: 2 }).request, { maxItems: 4 })).skills).toHaveLength(4);
     await expect(listAllSkills(pages(3, { perPage: 2 }).request, { maxItems: 5 })).rejects.toMatchObject({
-      details: { limit: "maxItems" },
+      details: { option: "options.maxItems", limit: 5, size: 6 },
     });
     const onePage = JSON.stringify((await pages(1).request("skills/list", {})).skills);
     const size = utf8(onePage).length;
     expect((await listAllSkills(pages(2).request, { maxBytes: 2 * size })).skills).toHaveLength(2);
     await expect(listAllSkills(pages(2).request, { maxBytes: 2 * size - 1 })).rejects.toMatchObject({
-      details: { limit: "maxBytes" },
+      details: { option: "options.maxBytes", limit: 2 * size - 1, size: 2 * size },
     });
     await expect(listAllSkills(pages(5, { repeat: true }).request)).rejects.toMatchObject({
       code: "LIMIT_EXCEEDED",

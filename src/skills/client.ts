@@ -1,6 +1,7 @@
 import type { RequestOptions } from "../client/index.js";
 import { checkOptions, optionError, positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError } from "../jsonrpc/errors.js";
+import { limitError } from "../jsonrpc/limit-error.js";
 import type { CacheHints } from "../protocol/types/common.js";
 import type { Resource } from "../protocol/types/resources.js";
 import { SKILLS_METHODS } from "./constants.js";
@@ -121,10 +122,8 @@ export const LIST_ALL_SKILLS_DEFAULTS = Object.freeze({
   timeoutMs: 60_000,
 });
 
-function limitExceeded(limit: string, value: number): McpkitError {
-  return new McpkitError("LIMIT_EXCEEDED", `skills/list: more than ${limit} (${value})`, {
-    details: { limit, value },
-  });
+function limitExceeded(option: string, limit: number, size: number, unit: string): McpkitError {
+  return limitError("LIMIT_EXCEEDED", "skills/list", { option: `options.${option}`, limit, size }, { unit });
 }
 
 /**
@@ -167,9 +166,10 @@ export async function listAllSkills(
     if (opts.meta !== undefined) perPage.meta = opts.meta;
     const result = await request(SKILLS_METHODS.list, cursor === undefined ? {} : { cursor }, perPage);
     if (!Array.isArray(result.skills)) throw protocolError(SKILLS_METHODS.list, "no skills array", result);
-    if (raw.length + result.skills.length > maxItems) throw limitExceeded("maxItems", maxItems);
+    if (raw.length + result.skills.length > maxItems)
+      throw limitExceeded("maxItems", maxItems, raw.length + result.skills.length, "items");
     bytes += new TextEncoder().encode(JSON.stringify(result.skills)).length;
-    if (bytes > maxBytes) throw limitExceeded("maxBytes", maxBytes);
+    if (bytes > maxBytes) throw limitExceeded("maxBytes", maxBytes, bytes, "bytes");
     raw.push(...result.skills);
     const next = result.nextCursor;
     if (typeof next !== "string" || next === "") return partition(raw, 0);
@@ -178,7 +178,7 @@ export async function listAllSkills(
         details: { reason: "repeated_cursor", cursor: next },
       });
     }
-    if (pages >= maxPages) throw limitExceeded("maxPages", maxPages);
+    if (pages >= maxPages) throw limitExceeded("maxPages", maxPages, pages + 1, "pages");
     seen.add(next);
     cursor = next;
   }

@@ -223,7 +223,11 @@ describe("the refusal on the wire", () => {
           accept.startsWith("application/json") ? "application/json" : "text/event-stream",
         );
         expect(refused.messages.at(-1)).toMatchObject({
-          error: { code: -32603, message: "handler capacity reached", data: { retryAfterMs: 1000 } },
+          error: {
+            code: -32603,
+            message: expect.stringMatching(/^handler capacity reached: /),
+            data: expect.objectContaining({ option: "maxQueuedHandlers", retryAfterMs: 1000 }),
+          },
         });
       }
       open();

@@ -105,8 +105,8 @@ describe("subscriptions/listen over HTTP", () => {
     expect(refused.messages[0]).toMatchObject({
       error: {
         code: -32603,
-        message: "Subscription capacity reached",
-        data: { reason: "subscription_limit", limit: 1 },
+        message: "Subscription capacity reached: 2 subscriptions, over maxSubscriptions (1)",
+        data: { option: "maxSubscriptions", limit: 1, size: 2, reason: "subscription_limit" },
       },
     });
     res.destroy();

@@ -268,8 +268,10 @@ describe("capacity", () => {
     await peer().open();
     const third = peer();
     const reply = await third.open();
-    expectError(reply, 503, -32603, "Session capacity reached");
-    expect(reply.messages[0]).toMatchObject({ error: { data: { reason: "session_limit" } } });
+    expectError(reply, 503, -32603, "Session capacity reached: 3 sessions, over sessions.maxSessions (2)");
+    expect(reply.messages[0]).toMatchObject({
+      error: { data: { option: "sessions.maxSessions", limit: 2, size: 3, reason: "session_limit" } },
+    });
     expect(third.sessionId).toBeUndefined();
   });
 

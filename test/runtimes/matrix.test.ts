@@ -107,7 +107,12 @@ function serverExpected(era: Era) {
     cancelled: true,
     deadline: "handler callback timed out",
     afterAbandoned: "2",
-    ...(era === "2025-11-25" ? { capFilled: "Session capacity reached", sessionAfterExpiry: "4" } : {}),
+    ...(era === "2025-11-25"
+      ? {
+          capFilled: "Session capacity reached: 5 sessions, over sessions.maxSessions (4)",
+          sessionAfterExpiry: "4",
+        }
+      : {}),
     quietStream: "notifications/tools/list_changed",
   };
 }

@@ -1,6 +1,6 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
-import { limitError } from "../../jsonrpc/limit-error.js";
+import { limitDetails, limitError, limitMessage } from "../../jsonrpc/limit-error.js";
 import type {
   JsonRpcMessage,
   JsonRpcNotification,
@@ -243,7 +243,13 @@ async function initialize(
   const principal = await principalOf(identity, logger);
   const reservation = sessions.reserve(principal, addressKey(request.remoteAddress));
   if (typeof reservation === "string") {
-    throw refusal(503, ErrorCode.InternalError, "Session capacity reached", { reason: reservation });
+    const facts = sessions.facts(reservation);
+    throw refusal(
+      503,
+      ErrorCode.InternalError,
+      limitMessage("Session capacity reached", facts, "sessions"),
+      limitDetails(facts, { reason: reservation }),
+    );
   }
   let session: HttpSession | undefined;
   const legacy = server.createLegacySession(async (notification) => {

@@ -72,7 +72,7 @@ export async function listenStream(
     stream.close();
     const response = errorResponse(message.id, error, MODERN_VERSION, logger);
     const { code, message: text, data } = response.error;
-    const full = error instanceof JsonRpcError && text === SUBSCRIPTION_CAPACITY_MESSAGE;
+    const full = error instanceof JsonRpcError && text.startsWith(SUBSCRIPTION_CAPACITY_MESSAGE);
     throw refusal(full ? 503 : modernStatus(response), code, text, data);
   }
   subscription = opened;

@@ -1,5 +1,6 @@
 import type { Clock } from "../../jsonrpc/clock.js";
 import { McpkitError } from "../../jsonrpc/errors.js";
+import type { LimitFacts } from "../../jsonrpc/limit-error.js";
 import type { JsonRpcMessage, JsonRpcNotification, RequestId } from "../../jsonrpc/message.js";
 import type { LegacySession } from "../../server/port.js";
 import type { Principal } from "./identity.js";
@@ -107,6 +108,18 @@ export class SessionManager {
     }
     this.reserved++;
     return { principal, quotaKey, settled: false };
+  }
+
+  /** What a refusal for `reason` names: the option (`sessions.maxSessions`, ...), its value, one session over. */
+  facts(reason: CapacityReason): LimitFacts {
+    const key =
+      reason === "session_limit"
+        ? "maxSessions"
+        : reason === "identity_limit"
+          ? "maxSessionsPerIdentity"
+          : "maxSessionsPerAddress";
+    const limit = this.limits[key];
+    return { option: `sessions.${key}`, limit, size: limit + 1 };
   }
 
   /** Gives a reservation back (initialize failed). Idempotent. */

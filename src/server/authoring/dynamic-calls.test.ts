@@ -208,9 +208,13 @@ describe("a dynamic server's registries", () => {
     const builder = new ServerBuilder({ serverInfo, maxRegistrations: 1 })
       .tool({ name: "t", inputSchema: schema }, () => text("t"))
       .prompt({ name: "p" }, () => ({ messages: [] }));
-    expect(() => builder.tool({ name: "u", inputSchema: schema }, () => text("u"))).toThrow(/at most 1 tool/);
+    expect(() => builder.tool({ name: "u", inputSchema: schema }, () => text("u"))).toThrow(
+      /too many tools registered: 2 tools, over maxRegistrations \(1\)/,
+    );
     const server = builder.buildDynamic();
-    expect(() => server.prompts.add({ name: "q" }, () => ({ messages: [] }))).toThrow(/at most 1 prompt/);
+    expect(() => server.prompts.add({ name: "q" }, () => ({ messages: [] }))).toThrow(
+      /over maxRegistrations \(1\)/,
+    );
     server.resources.add({ uri: "a://1", name: "1" }, () => ({ contents: [] }));
     server.resourceTemplates.add({ uriTemplate: "a://{x}", name: "x" }, () => ({ contents: [] }));
     expect(() => server.resources.add({ uri: "a://2", name: "2" }, () => ({ contents: [] }))).toThrow(

@@ -1,4 +1,4 @@
-import { McpkitError } from "../../jsonrpc/errors.js";
+import { limitError } from "../../jsonrpc/limit-error.js";
 import { invalidParams } from "../core/errors.js";
 import type { ListFamily } from "../core/listen.js";
 import type { PromptEntry, ResourceEntry, TemplateEntry, ToolEntry } from "./registrations.js";
@@ -55,8 +55,10 @@ export class Table<E> {
     if (this.byKey.has(key)) throw invalid(`${this.kind} "${key}" is registered twice`);
     this.check?.(key, entry as never);
     if (this.byKey.size >= this.limit) {
-      throw new McpkitError("CAPACITY", `at most ${this.limit} ${this.kind}s may be registered`, {
-        details: { kind: this.kind, limit: this.limit },
+      const facts = { option: "maxRegistrations", limit: this.limit, size: this.byKey.size + 1 };
+      throw limitError("CAPACITY", `too many ${this.kind}s registered`, facts, {
+        unit: `${this.kind}s`,
+        extra: { kind: this.kind },
       });
     }
     const slot: Slot<E> = { seq: this.nextSeq++, key, entry, enabled: true, removed: false };

@@ -102,7 +102,7 @@ describe("CallbackExecutor", () => {
     await expect(refused).rejects.toBeInstanceOf(JsonRpcError);
     await expect(refused).rejects.toMatchObject({
       code: -32603,
-      message: HANDLER_CAPACITY_MESSAGE,
+      message: expect.stringMatching(new RegExp(`^${HANDLER_CAPACITY_MESSAGE}: `)),
       data: { retryAfterMs: HANDLER_RETRY_AFTER_MS },
     });
     release();
@@ -114,7 +114,9 @@ describe("CallbackExecutor", () => {
     const executor = new CallbackExecutor({ timeoutMs: 10_000, maxConcurrent: 1, maxQueued: 0 });
     let release = () => {};
     const held = executor.run(() => new Promise<string>((r) => (release = () => r("held"))));
-    await expect(executor.run(() => "never")).rejects.toMatchObject({ message: HANDLER_CAPACITY_MESSAGE });
+    await expect(executor.run(() => "never")).rejects.toMatchObject({
+      message: `${HANDLER_CAPACITY_MESSAGE}: 1 queued calls, over maxQueuedHandlers (0)`,
+    });
     release();
     await held;
   });
@@ -254,8 +256,8 @@ describe("server handler limits, over the wire", () => {
       errorOf(await first.peer.modern("tools/call", { name: "add", arguments: { a: 1, b: 1 } })),
     ).toEqual({
       code: -32603,
-      message: HANDLER_CAPACITY_MESSAGE,
-      data: { retryAfterMs: HANDLER_RETRY_AFTER_MS },
+      message: `${HANDLER_CAPACITY_MESSAGE}: 2 queued calls, over maxQueuedHandlers (1)`,
+      data: { option: "maxQueuedHandlers", limit: 1, size: 2, retryAfterMs: HANDLER_RETRY_AFTER_MS },
     });
     // Cheap protocol methods do not need a handler slot.
     expect(resultOf(await second.peer.request("ping"))).toEqual({});

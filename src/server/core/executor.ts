@@ -2,6 +2,7 @@ import { AbortLinks, type AbortTarget } from "../../jsonrpc/abort-links.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError } from "../../jsonrpc/errors.js";
 import { type AbortLike, LazyAbort } from "../../jsonrpc/lazy-abort.js";
+import { type LimitFacts, limitDetails, limitMessage } from "../../jsonrpc/limit-error.js";
 import { type QueuedTimeout, type TimeoutTarget, TimerQueue } from "../../jsonrpc/timer-queue.js";
 
 /** Message of the error sent when a handler call outlives its deadline. */
@@ -35,6 +36,8 @@ export interface ExecutorLimits {
 export class CallbackExecutor {
   private active = 0;
   private readonly maxQueued: number;
+  /** What a refusal names: the option that bounds the queue, its value and the call one over it. */
+  private readonly queueFacts: LimitFacts;
   // A Set keeps arrival order and removes a cancelled call from the middle in O(1).
   private readonly queue = new Set<ExecutorCall<unknown>>();
   /** @internal Each running call's link to its request's signal. */
@@ -44,6 +47,7 @@ export class CallbackExecutor {
   constructor(readonly limits: ExecutorLimits) {
     this.timers = new TimerQueue(limits.timeoutMs);
     this.maxQueued = limits.maxQueued ?? 1024;
+    this.queueFacts = { option: "maxQueuedHandlers", limit: this.maxQueued, size: this.maxQueued + 1 };
   }
 
   /** Handler calls running now. */
@@ -72,9 +76,11 @@ export class CallbackExecutor {
     if (cancel?.aborted) return Promise.reject(cancel.reason);
     if (this.queue.size >= this.maxQueued) {
       return Promise.reject(
-        new JsonRpcError(ErrorCode.InternalError, HANDLER_CAPACITY_MESSAGE, {
-          retryAfterMs: HANDLER_RETRY_AFTER_MS,
-        }),
+        new JsonRpcError(
+          ErrorCode.InternalError,
+          limitMessage(HANDLER_CAPACITY_MESSAGE, this.queueFacts, "queued calls"),
+          limitDetails(this.queueFacts, { retryAfterMs: HANDLER_RETRY_AFTER_MS }),
+        ),
       );
     }
     const call = new ExecutorCall<T>(this, callback, cancel, true);

@@ -1,5 +1,6 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError } from "../../jsonrpc/errors.js";
+import { limitDetails, limitMessage } from "../../jsonrpc/limit-error.js";
 import type { JsonRpcNotification, RequestId } from "../../jsonrpc/message.js";
 import type { SubscriptionFilter } from "../../protocol/types/subscriptions.js";
 import { type QueueLimits, Subscription, type SubscriptionChannel } from "./subscription.js";
@@ -7,7 +8,10 @@ import { type QueueLimits, Subscription, type SubscriptionChannel } from "./subs
 /** How long a graceful end waits for subscribers to take their `complete` result. */
 export const COMPLETE_GRACE_MS = 5_000;
 
-/** Message of the error a `subscriptions/listen` gets when every subscription slot is taken. */
+/**
+ * How the message of the error a `subscriptions/listen` gets when every subscription slot is taken begins (the
+ * rest names the count, `maxSubscriptions` and its value; `data.reason` is `subscription_limit`).
+ */
 export const SUBSCRIPTION_CAPACITY_MESSAGE = "Subscription capacity reached";
 
 /**
@@ -35,7 +39,8 @@ export class SubscriptionPublisher {
 
   /**
    * Opens a subscription whose acknowledgement is queued at once. Throws `-32603` "Subscription capacity
-   * reached" (`data.reason` `subscription_limit`, `data.limit`) when `maxSubscriptions` are open.
+   * reached: ..., over maxSubscriptions (N)" (`data`: `option`, `limit`, `size`, `reason` `subscription_limit`)
+   * when `maxSubscriptions` are open.
    */
   subscribe(id: RequestId, honoured: SubscriptionFilter, channel: SubscriptionChannel): Subscription {
     this.checkCapacity();
@@ -50,10 +55,12 @@ export class SubscriptionPublisher {
   /** Throws the capacity error of {@link subscribe} when every slot is taken. */
   checkCapacity(): void {
     if (this.full) {
-      throw new JsonRpcError(ErrorCode.InternalError, SUBSCRIPTION_CAPACITY_MESSAGE, {
-        reason: "subscription_limit",
-        limit: this.maxSubscriptions,
-      });
+      const facts = { option: "maxSubscriptions", limit: this.maxSubscriptions, size: this.open.size + 1 };
+      throw new JsonRpcError(
+        ErrorCode.InternalError,
+        limitMessage(SUBSCRIPTION_CAPACITY_MESSAGE, facts, "subscriptions"),
+        limitDetails(facts, { reason: "subscription_limit" }),
+      );
     }
   }
 

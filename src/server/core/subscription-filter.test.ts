@@ -146,7 +146,7 @@ describe("the subscriptionFilter hook", () => {
     void listen(peer, "first", { toolsListChanged: true });
     await until(() => s.subscriptionCount === 1);
     expect(errorOf(await listen(peer, "second", { toolsListChanged: true })).message).toBe(
-      "Subscription capacity reached",
+      "Subscription capacity reached: 2 subscriptions, over maxSubscriptions (1)",
     );
     expect(hook).toHaveBeenCalledTimes(1);
   });

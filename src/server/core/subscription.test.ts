@@ -143,7 +143,10 @@ describe("SubscriptionPublisher", () => {
     publisher.subscribe(1, { toolsListChanged: true }, tools.channel);
     publisher.subscribe(2, { promptsListChanged: true }, prompts.channel);
     expect(() => publisher.subscribe(3, {}, gatedChannel().channel)).toThrow(
-      expect.objectContaining({ code: -32603, data: { reason: "subscription_limit", limit: 2 } }),
+      expect.objectContaining({
+        code: -32603,
+        data: { option: "maxSubscriptions", limit: 2, size: 3, reason: "subscription_limit" },
+      }),
     );
     publisher.publish(changed("tools"), (filter) => filter.toolsListChanged === true);
     await tick();

@@ -109,8 +109,8 @@ describe("2026-07-28 subscriptions/listen on a connection", () => {
     await until(() => server.subscriptionCount === 1024);
     expect(errorOf(await listen(peer, "one-too-many", { toolsListChanged: true }))).toEqual({
       code: -32603,
-      message: "Subscription capacity reached",
-      data: { reason: "subscription_limit", limit: 1024 },
+      message: "Subscription capacity reached: 1025 subscriptions, over maxSubscriptions (1024)",
+      data: { option: "maxSubscriptions", limit: 1024, size: 1025, reason: "subscription_limit" },
     });
     await peer.notify("notifications/cancelled", { requestId: 0 });
     await until(() => server.subscriptionCount === 1023);
@@ -179,8 +179,9 @@ describe("2025-11-25 subscriptions on a connection", () => {
     for (const uri of ["a://1", "a://2", "a://2"]) await peer.request("resources/subscribe", { uri });
     expect(errorOf(await peer.request("resources/subscribe", { uri: "a://3" }))).toEqual({
       code: -32603,
-      message: "Too many resource subscriptions on this session",
-      data: { reason: "subscription_limit", limit: 2 },
+      message:
+        "Too many resource subscriptions on this session: 3 subscriptions, over maxSessionSubscriptions (2)",
+      data: { option: "maxSessionSubscriptions", limit: 2, size: 3, reason: "subscription_limit" },
     });
     const plain = inputServer({ subscribe: false });
     const { peer: other } = await connectRaw(plain.server);

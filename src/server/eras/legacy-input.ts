@@ -1,6 +1,7 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError } from "../../jsonrpc/errors.js";
 import type { AbortLike } from "../../jsonrpc/lazy-abort.js";
+import { limitDetails, limitMessage } from "../../jsonrpc/limit-error.js";
 import type { ClientCapabilities } from "../../protocol/types/capabilities.js";
 import type { InputRequests, InputResponses } from "../../protocol/types/input.js";
 import { type ClientRequests, inputFailed, type MessageSender } from "../state/client-requests.js";
@@ -45,10 +46,11 @@ export async function runLegacyRounds(loop: LegacyRounds): Promise<Result> {
     const answer = await loop.round(input);
     if (!isInputRequired(answer)) return answer;
     if (round >= loop.maxRounds) {
+      const facts = { option: "maxInputRounds", limit: loop.maxRounds, size: round + 1 };
       throw new JsonRpcError(
         ErrorCode.InternalError,
-        `The handler still needed input after ${loop.maxRounds} rounds`,
-        { reason: "too_many_rounds", limit: loop.maxRounds },
+        limitMessage("The handler still needed input", facts, "rounds"),
+        limitDetails(facts, { reason: "too_many_rounds" }),
       );
     }
     const inputResponses = await ask(loop, answer.requests);
@@ -86,9 +88,12 @@ export async function ask(
     );
   }
   if (!loop.requests.fits(keys.length)) {
-    throw new JsonRpcError(ErrorCode.InternalError, "Too many server-to-client requests pending", {
-      reason: "client_request_limit",
-    });
+    const facts = loop.requests.facts(keys.length);
+    throw new JsonRpcError(
+      ErrorCode.InternalError,
+      limitMessage("Too many server-to-client requests pending", facts, "requests"),
+      limitDetails(facts, { reason: "client_request_limit" }),
+    );
   }
   const round = new AbortController();
   const onAbort = () => round.abort(loop.signal?.reason);

@@ -1,6 +1,7 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError } from "../../jsonrpc/errors.js";
 import type { AbortLike, LazyAbort } from "../../jsonrpc/lazy-abort.js";
+import { limitDetails, limitMessage } from "../../jsonrpc/limit-error.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../jsonrpc/message.js";
 import { isNotification, isObject } from "../../jsonrpc/message.js";
 import { LEGACY_CLIENT_METHODS } from "../../protocol/methods.js";
@@ -310,10 +311,12 @@ export class LegacySession implements PluginSession {
     const uri = uriOf(params);
     const limit = this.runtime.config.limits.maxSessionSubscriptions;
     if (!this.subscriptions.has(uri) && this.subscriptions.size >= limit) {
-      throw new JsonRpcError(ErrorCode.InternalError, "Too many resource subscriptions on this session", {
-        reason: "subscription_limit",
-        limit,
-      });
+      const facts = { option: "maxSessionSubscriptions", limit, size: this.subscriptions.size + 1 };
+      throw new JsonRpcError(
+        ErrorCode.InternalError,
+        limitMessage("Too many resource subscriptions on this session", facts, "subscriptions"),
+        limitDetails(facts, { reason: "subscription_limit" }),
+      );
     }
     this.subscriptions.add(uri);
     return {};

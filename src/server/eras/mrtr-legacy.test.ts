@@ -157,14 +157,17 @@ describe("2025-11-25 input rounds", () => {
     const { peer } = await setup(ALL, { maxClientRequests: 2, maxInputRounds: 3 });
     expect(errorOf(await call(peer, "everything"))).toMatchObject({
       code: -32603,
-      message: "Too many server-to-client requests pending",
+      message: expect.stringMatching(
+        /^Too many server-to-client requests pending: \d+ requests, over maxClientRequests \(2\)$/,
+      ),
+      data: { option: "maxClientRequests", limit: 2, reason: "client_request_limit" },
     });
     expect(peer.serverRequests).toEqual([]);
     peer.answer = answerAll;
     expect(errorOf(await call(peer, "loop"))).toEqual({
       code: -32603,
-      message: "The handler still needed input after 3 rounds",
-      data: { reason: "too_many_rounds", limit: 3 },
+      message: "The handler still needed input: 4 rounds, over maxInputRounds (3)",
+      data: { option: "maxInputRounds", limit: 3, size: 4, reason: "too_many_rounds" },
     });
     expect(peer.serverRequests).toHaveLength(2);
   });

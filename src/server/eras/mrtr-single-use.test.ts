@@ -193,7 +193,9 @@ describe("single-use requestState", () => {
     const blocking = call("block");
     await until(() => server.runningHandlers === 1);
     const retry = { inputResponses: { name: accept({ name: "Ada" }) }, requestState };
-    expect(errorOf(await call("ask", retry)).message).toBe("handler capacity reached");
+    expect(errorOf(await call("ask", retry)).message).toMatch(
+      /^handler capacity reached: 1 queued calls, over maxQueuedHandlers \(0\)$/,
+    );
     release();
     await blocking;
     expect(resultOf(await call("ask", retry)).content).toEqual([{ type: "text", text: "resumed asked" }]);

@@ -1,5 +1,6 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError, McpkitError } from "../../jsonrpc/errors.js";
+import { type LimitFacts, limitError } from "../../jsonrpc/limit-error.js";
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from "../../jsonrpc/message.js";
 
 /** Where a server-to-client request (and its cancellation) is written: a connection, or an HTTP stream. */
@@ -51,6 +52,11 @@ export class ClientRequests {
     return this.pending.size;
   }
 
+  /** @internal What a refusal of `count` more requests names: `maxClientRequests`, its value, the requests there would be. */
+  facts(count: number): LimitFacts {
+    return { option: "maxClientRequests", limit: this.max, size: this.pending.size + count };
+  }
+
   /** True when `count` more requests fit under the limit. */
   fits(count: number): boolean {
     return this.pending.size + count <= this.max;
@@ -89,8 +95,8 @@ export class ClientRequests {
     if (signal.aborted) return Promise.reject(signal.reason);
     if (!this.fits(1)) {
       return Promise.reject(
-        new McpkitError("CAPACITY", "too many server-to-client requests pending", {
-          details: { limit: this.max },
+        limitError("CAPACITY", "too many server-to-client requests pending", this.facts(1), {
+          unit: "requests",
         }),
       );
     }

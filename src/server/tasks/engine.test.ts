@@ -112,7 +112,12 @@ describe("TaskEngine", () => {
     await tasks.start(held().run, "alice", {});
     const refused = await tasks.start(held().run, "alice", {}).catch((error: JsonRpcError) => error);
     expect(refused).toBeInstanceOf(JsonRpcError);
-    expect((refused as JsonRpcError).data).toEqual({ reason: "principal_cap", limit: 2 });
+    expect((refused as JsonRpcError).data).toEqual({
+      option: "tasks.maxTasksPerPrincipal",
+      limit: 2,
+      size: 3,
+      reason: "principal_cap",
+    });
     await expect(tasks.start(held().run, "bob", {})).resolves.toMatchObject({ principal: "bob" });
     // Expired tasks make room again.
     clock.advance(10_000);
@@ -124,7 +129,12 @@ describe("TaskEngine", () => {
     await tasks.start(held().run, "a", {});
     await tasks.start(held().run, "b", {});
     const refused = await tasks.start(held().run, "c", {}).catch((error: JsonRpcError) => error);
-    expect((refused as JsonRpcError).data).toEqual({ reason: "global_cap", limit: 2 });
+    expect((refused as JsonRpcError).data).toEqual({
+      option: "tasks.maxTasks",
+      limit: 2,
+      size: 3,
+      reason: "global_cap",
+    });
   });
 
   it("shows a task only to its principal", async () => {

@@ -1,6 +1,7 @@
 import type { Clock } from "../../jsonrpc/clock.js";
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError, McpkitError } from "../../jsonrpc/errors.js";
+import { limitDetails, limitMessage } from "../../jsonrpc/limit-error.js";
 import { isObject } from "../../jsonrpc/message.js";
 import type { InputRequests, InputResponses } from "../../protocol/types/input.js";
 import { TERMINAL_STATUSES } from "../../protocol/types/tasks.js";
@@ -138,8 +139,17 @@ export class TaskEngine {
       total: this.settings.maxTasks,
     });
     if (refused !== undefined) {
-      const limit = refused === "principal_cap" ? this.settings.maxTasksPerPrincipal : this.settings.maxTasks;
-      throw new JsonRpcError(ErrorCode.InternalError, "Task capacity reached", { reason: refused, limit });
+      const perPrincipal = refused === "principal_cap";
+      const facts = {
+        option: perPrincipal ? "tasks.maxTasksPerPrincipal" : "tasks.maxTasks",
+        limit: perPrincipal ? this.settings.maxTasksPerPrincipal : this.settings.maxTasks,
+      };
+      const counted = { ...facts, size: facts.limit + 1 };
+      throw new JsonRpcError(
+        ErrorCode.InternalError,
+        limitMessage("Task capacity reached", counted, "tasks"),
+        limitDetails(counted, { reason: refused }),
+      );
     }
     const running: Running = {
       abort: new AbortController(),
