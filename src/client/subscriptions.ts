@@ -45,7 +45,11 @@ export class Subscriptions {
     const queueSize = positiveInteger(options.queueSize, this.config.subscriptionQueueSize, "queueSize");
     const relisten = checkRelisten(options.relisten);
     if (this.all.size >= this.config.maxSubscriptions) {
-      const facts = { option: "maxSubscriptions", limit: this.config.maxSubscriptions, size: this.all.size + 1 };
+      const facts = {
+        option: "maxSubscriptions",
+        limit: this.config.maxSubscriptions,
+        size: this.all.size + 1,
+      };
       throw limitError("CAPACITY", "too many subscriptions", facts, { unit: "subscriptions" });
     }
     const listen = new Listen(copyFilter(filter), options.meta, relisten);
