@@ -124,8 +124,23 @@ function legacyPost(value, message, headers, session) {
   const fault = sessionFault(headers, session);
   if (fault) return { ...fault, id };
   if (message.kind !== "request") return refused(202);
+  const era = eraFault(value);
+  if (era) return { ...era, id };
   const classes = legacyAnswer(value.method, value.params ?? {}, value.id, LIMITS.httpMaxResponseBytes);
   return { answers: classes.map((cls) => ({ status: cls === "too-large" ? 500 : 200, cls })), id: value.id };
+}
+
+/**
+ * A 2026-07-28 envelope on a 2025-11-25 session: `_meta` naming another version is 400 -32020, a 2026-only
+ * method 400 -32600; undefined for a 2025 request.
+ */
+function eraFault(value) {
+  const meta = value.params?._meta;
+  const requested = isObject(meta) ? meta[META_VERSION] : undefined;
+  if (requested !== undefined && requested !== LEGACY) return refused(400, "e-32020");
+  if (value.method === "server/discover" || value.method === "subscriptions/listen")
+    return refused(400, "e-32600");
+  return undefined;
 }
 
 /** The refusal of a legacy request whose session checks fail, in their order; undefined when they pass. */

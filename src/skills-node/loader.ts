@@ -3,8 +3,8 @@ import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { checkKeys, positiveInteger } from "../jsonrpc/config-check.js";
 import { McpkitError } from "../jsonrpc/errors.js";
-import { buildSkillCatalogue } from "../skills/catalogue.js";
 import {
+  buildSkillCatalogue,
   parseSkillMd,
   SKILL_LIMITS,
   SKILL_MD,

@@ -5,6 +5,7 @@
 
 export { DIGEST_PATTERN, skillDigest } from "./bytes.js";
 export {
+  buildSkillCatalogue,
   createSkillCatalogue,
   SkillCatalogue,
   type SkillCatalogueOptions,

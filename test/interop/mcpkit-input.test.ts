@@ -147,7 +147,10 @@ describe.each([MODERN, LEGACY] as const)(
       const { client, calls } = await connect(era);
       const outcome = await client.callTool("loop", {}).catch((e: unknown) => e);
       if (era === MODERN) {
-        expect(outcome).toMatchObject({ code: "LIMIT_EXCEEDED", details: { value: 16 } });
+        expect(outcome).toMatchObject({
+          code: "LIMIT_EXCEEDED",
+          details: { option: "maxInputRounds", limit: 16, size: 17 },
+        });
         expect(calls.loop).toBe(17);
       } else {
         // The server's own legacy loop bound ends it.
