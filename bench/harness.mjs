@@ -10,7 +10,7 @@ import { LEGACY } from "./servers.mjs";
 
 export const SCALES = {
   full: {
-    inProcess: 10_000,
+    inProcess: 50_000,
     stdio: 5_000,
     stdioWarmup: 6_000,
     httpSequential: 2_000,

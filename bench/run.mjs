@@ -57,7 +57,8 @@ const skipped = async () => ({});
 results.inProcess = await (only.has("inprocess") ? rounds : skipped)(
   `in-process, ${S.inProcess} sequential calls`,
   IMPLS,
-  (impl, warm) => sequential(inProcess[impl], warm ? Math.ceil(S.inProcess / 5) : S.inProcess),
+  // A full round's calls to warm up, as for the sequential HTTP rows (docs/performance.md, Method).
+  (impl) => sequential(inProcess[impl], S.inProcess),
 );
 results.stdio = await (only.has("stdio") ? rounds : skipped)(
   `stdio, ${S.stdio} sequential calls`,
@@ -97,7 +98,7 @@ if (only.has("custom")) {
   results.customInProcess = await rounds(
     `custom method in-process, ${S.inProcess} sequential calls`,
     impls,
-    (impl, warm) => sequential(factory(impl), warm ? Math.ceil(S.inProcess / 5) : S.inProcess),
+    (impl) => sequential(factory(impl), S.inProcess),
   );
   const peers = {};
   for (const impl of ["mcpkit", "v2", "floor"]) peers[impl] = await startPeer(impl, MODERN);
