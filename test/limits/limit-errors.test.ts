@@ -330,50 +330,14 @@ const counts: [name: string, option: string, limit: number, unit: string, run: (
     "tasks.maxTasksPerPrincipal",
     1,
     "tasks",
-    async () => {
-      const clock = new ManualClock();
-      const store = new MemoryTaskStore(() => clock.now());
-      const settings = { store, clock, ttlMs: 10_000, maxTtlMs: 60_000, pollIntervalMs: 500 };
-      const tasks = new TaskEngine(
-        { ...settings, maxTasksPerPrincipal: 1, maxTasks: 5 },
-        { warn() {}, error() {} },
-      );
-      await tasks.start(
-        runAsTask((task) => never(task.signal)),
-        "alice",
-        {},
-      );
-      return tasks.start(
-        runAsTask((task) => never(task.signal)),
-        "alice",
-        {},
-      );
-    },
+    () => secondTask({ maxTasksPerPrincipal: 1, maxTasks: 5 }, "alice"),
   ],
   [
     "server: tasks in the store",
     "tasks.maxTasks",
     1,
     "tasks",
-    async () => {
-      const clock = new ManualClock();
-      const store = new MemoryTaskStore(() => clock.now());
-      const settings = { store, clock, ttlMs: 10_000, maxTtlMs: 60_000, pollIntervalMs: 500 };
-      const tasks = new TaskEngine(
-        { ...settings, maxTasksPerPrincipal: 5, maxTasks: 1 },
-        { warn() {}, error() {} },
-      );
-      await tasks.start(
-        runAsTask((task) => never(task.signal)),
-        "alice",
-        {},
-      );
-      return tasks.start(
-        runAsTask((task) => never(task.signal)),
-        "bob",
-        {},
-      );
-    },
+    () => secondTask({ maxTasksPerPrincipal: 5, maxTasks: 1 }, "bob"),
   ],
   [
     "server: server-to-client requests pending",
@@ -449,3 +413,21 @@ describe("count and capacity limit errors name the option that governs them", ()
     expect(facts?.size).toBeGreaterThan(limit);
   });
 });
+
+/** A task engine with these caps, one task of alice's running: starts a second task, for `principal`. */
+async function secondTask(caps: { maxTasksPerPrincipal: number; maxTasks: number }, principal: string) {
+  const clock = new ManualClock();
+  const store = new MemoryTaskStore(() => clock.now());
+  const settings = { store, clock, ttlMs: 10_000, maxTtlMs: 60_000, pollIntervalMs: 500 };
+  const tasks = new TaskEngine({ ...settings, ...caps }, { warn() {}, error() {} });
+  await tasks.start(
+    runAsTask((task) => never(task.signal)),
+    "alice",
+    {},
+  );
+  return tasks.start(
+    runAsTask((task) => never(task.signal)),
+    principal,
+    {},
+  );
+}
