@@ -43,6 +43,13 @@ async function start(port = 0) {
   return { server, url: running.url, port: Number(new URL(running.url).port), stop };
 }
 
+/** A server on 127.0.0.1 and a 2026-07-28 client of it whose waits run on a manual clock. */
+async function onManualClock() {
+  const first = await start();
+  const clock = new ManualClock();
+  return { first, clock, ...httpClient(first.url, { era: MODERN, pin: MODERN, cleanup, client: { clock } }) };
+}
+
 /** The next event, which must come (within 5 s). */
 async function next(sub: Subscription): Promise<SubscriptionNext> {
   const event = await sub.next(5_000);
@@ -52,14 +59,7 @@ async function next(sub: Subscription): Promise<SubscriptionNext> {
 
 describe("a subscription whose listen stream is lost", () => {
   it("listens again with backoff on the clock, says so, and delivers from the server that came back", async () => {
-    const first = await start();
-    const clock = new ManualClock();
-    const { client, logger, messages } = httpClient(first.url, {
-      era: MODERN,
-      pin: MODERN,
-      cleanup,
-      client: { clock },
-    });
+    const { first, clock, client, logger, messages } = await onManualClock();
     const listens = () =>
       messages.filter(
         (m) => m.from === "client" && "method" in m.message && m.message.method === "subscriptions/listen",
@@ -120,14 +120,7 @@ describe("a subscription whose listen stream is lost", () => {
   });
 
   it("with relisten: false, ends with transport_closed and never listens again", async () => {
-    const first = await start();
-    const clock = new ManualClock();
-    const { client, messages } = httpClient(first.url, {
-      era: MODERN,
-      pin: MODERN,
-      cleanup,
-      client: { clock },
-    });
+    const { first, clock, client, messages } = await onManualClock();
     await client.connect();
     const sub = await client.listenSubscriptions({ toolsListChanged: true }, { relisten: false });
     expect(await next(sub)).toMatchObject({ type: "acknowledged" });
@@ -141,9 +134,7 @@ describe("a subscription whose listen stream is lost", () => {
   });
 
   it("gives up after relisten.maxAttempts losses in a row", async () => {
-    const first = await start();
-    const clock = new ManualClock();
-    const { client } = httpClient(first.url, { era: MODERN, pin: MODERN, cleanup, client: { clock } });
+    const { first, clock, client } = await onManualClock();
     await client.connect();
     const sub = await client.listenSubscriptions(
       { toolsListChanged: true },
@@ -166,14 +157,7 @@ describe("a subscription whose listen stream is lost", () => {
   it.each(["the subscription", "the client"] as const)(
     "closed while it waits (%s): never listens again",
     async (what) => {
-      const first = await start();
-      const clock = new ManualClock();
-      const { client, messages } = httpClient(first.url, {
-        era: MODERN,
-        pin: MODERN,
-        cleanup,
-        client: { clock },
-      });
+      const { first, clock, client, messages } = await onManualClock();
       await client.connect();
       const sub = await client.listenSubscriptions({ toolsListChanged: true });
       expect(await next(sub)).toMatchObject({ type: "acknowledged" });
