@@ -103,20 +103,22 @@ export async function serverChecks(url, era, { idleMs }) {
     // Cancellation: 2025 sends notifications/cancelled; 2026 closes the request's stream.
     const cancel = new AbortController();
     const call = client.callTool("sleep", {}, { signal: cancel.signal }).catch((e) => e);
-    await sleep(300);
+    let reason = "";
+    const sleepState = async () => {
+      reason = text(await client.callTool("sleepAbort", {})) ?? "";
+      return reason;
+    };
+    // Cancel only once the handler runs, however long the request takes to arrive.
+    await until(async () => (await sleepState()) === "running", 30_000);
     cancel.abort();
     await call;
     trace("cancelled", JSON.stringify(out));
     // The call ends by the client's cancellation, or else by its 2 s deadline: the reason says which, however
     // slowly the runtime reports the disconnect.
-    let reason = "";
-    await until(async () => {
-      reason = text(await client.callTool("sleepAbort", {})) ?? "";
-      return reason !== "";
-    }, 30_000);
+    await until(async () => !["", "running"].includes(await sleepState()), 30_000);
     trace("cancel reason", reason);
     // The cancellation's reason is the runtime's own where it aborts the request (an AbortError), else ours.
-    out.cancelled = reason !== "" && reason !== "handler callback timed out";
+    out.cancelled = !["", "running", "handler callback timed out"].includes(reason);
     // Its deadline frees the slot either way.
     await sleep(2_000);
     // The deadline: a handler that never answers gets -32603 "handler callback timed out".

@@ -5,10 +5,10 @@ import { ServerBuilder } from "../../../dist/server/index.js";
 
 /**
  * A server and its fetch handler. `tight` (the default) has the short limits the server checks cross; the
- * server the in-runtime clients talk to is roomy.
+ * server the in-runtime clients talk to is roomy. `keepAliveMs` is the handler's (default its own, 15 s).
  */
-export function createApp({ tight = true } = {}) {
-  /** Why the last `sleep` call was aborted: a client's cancellation, or the handler deadline. */
+export function createApp({ tight = true, keepAliveMs } = {}) {
+  /** `running` while a `sleep` call runs; then why it was aborted: a client's cancellation, or the deadline. */
   let sleepAbort = "";
   const server = new ServerBuilder({
     serverInfo: { name: "runtime-matrix", version: "1.0.0" },
@@ -34,6 +34,7 @@ export function createApp({ tight = true } = {}) {
     })
     .tool({ name: "sleep", inputSchema: { type: "object" } }, (_args, ctx) => {
       // A timer of this request, cleared by the abort: on Workers that is I/O of this request's context.
+      sleepAbort = "running";
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => resolve({ content: [{ type: "text", text: "woke" }] }), 60_000);
         ctx.signal.addEventListener("abort", () => {
@@ -57,6 +58,7 @@ export function createApp({ tight = true } = {}) {
   const handler = createHttpHandler(server, {
     allowedHosts: ["*"],
     sessions: tight ? { idleTimeoutMs: 2_000, maxSessions: 4 } : {},
+    ...(keepAliveMs === undefined ? {} : { keepAliveMs }),
   });
   /**
    * The fetch handler each runtime serves: `/change` adds a tool (a list_changed goes to every 2025 session and

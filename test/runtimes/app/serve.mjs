@@ -2,7 +2,10 @@
 // Deno.serve, or node:http (through mcpkit/node's serve). Prints the base URL on the first line.
 import { createApp } from "./app.mjs";
 
-const { fetchHandler } = createApp();
+// Deno.serve does not watch a keep-alive connection for the client closing it while a handler runs: a
+// disconnect is seen at the next write (docs/runtimes.md). Keepalive comments every 250 ms are such writes, so a
+// 2026 cancellation by disconnect is seen well before the handler's 2 s deadline.
+const { fetchHandler } = createApp(typeof Deno !== "undefined" ? { keepAliveMs: 250 } : {});
 
 if (typeof Bun !== "undefined") {
   // Bun.serve's idleTimeout (default 10 s) must be above the handler's keepalive (default 15 s), as docs/runtimes.md says.
