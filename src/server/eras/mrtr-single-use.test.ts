@@ -127,13 +127,13 @@ describe("single-use requestState", () => {
     expect(store.size).toBe(2);
     expect(errorOf(await call("survey"))).toEqual({
       code: -32603,
-      message: "State capacity reached",
-      data: { reason: "state_capacity" },
+      message: "State capacity reached: 3 unspent tokens, over MemoryRequestStateStore.capacity (2)",
+      data: { option: "MemoryRequestStateStore.capacity", limit: 2, size: 3, reason: "state_capacity" },
     });
     expect(calls.survey).toBe(3);
     // Calls that seal no state are not affected.
     expect(resultOf(await call("greet")).resultType).toBe("input_required");
-    expect(errorOf(await call("state_only")).message).toBe("State capacity reached");
+    expect(errorOf(await call("state_only")).message).toMatch(/^State capacity reached: /);
     // Spending one state (its retry seals a new one in its place) then completing frees the slots.
     const r2 = resultOf(
       await call("survey", {
@@ -155,9 +155,9 @@ describe("single-use requestState", () => {
     const store = new MemoryRequestStateStore({ capacity: 1 });
     const { call } = await setup({ singleUseState: store, requestStateTtlMs: 1_000 });
     const { requestState } = resultOf(await call("survey"));
-    expect(errorOf(await call("survey")).message).toBe("State capacity reached");
+    expect(errorOf(await call("survey")).message).toMatch(/over MemoryRequestStateStore.capacity \(1\)$/);
     vi.advanceTimersByTime(999);
-    expect(errorOf(await call("survey")).message).toBe("State capacity reached");
+    expect(errorOf(await call("survey")).message).toMatch(/over MemoryRequestStateStore.capacity \(1\)$/);
     vi.advanceTimersByTime(1);
     expect(resultOf(await call("survey")).resultType).toBe("input_required");
     expect(store.size).toBe(1);
@@ -214,7 +214,11 @@ describe("single-use requestState", () => {
     expect(errorOf(await call("survey", { requestState })).code).toBe(-32603);
     expect(calls.survey).toBe(1);
     const refusing = await setup({ singleUseState: { issue: async () => false, consume: async () => true } });
-    expect(errorOf(await refusing.call("survey")).message).toBe("State capacity reached");
+    expect(errorOf(await refusing.call("survey"))).toEqual({
+      code: -32603,
+      message: "State capacity reached: the singleUseState store has no room",
+      data: { reason: "state_capacity", option: "singleUseState" },
+    });
   });
 
   it("answers -32603 Cluster unavailable when a shared store cannot seal or spend", async () => {

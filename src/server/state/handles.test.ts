@@ -96,8 +96,8 @@ describe("StateHandles", () => {
     expect(error).toBeInstanceOf(JsonRpcError);
     expect(error).toMatchObject({
       code: -32603,
-      message: "State capacity reached",
-      data: { reason: "state_capacity", limit: 10_000 },
+      message: "State capacity reached: 10001 handles, over StateHandles.capacity (10000)",
+      data: { option: "StateHandles.capacity", limit: 10_000, size: 10_001, reason: "state_capacity" },
     });
     expect(await handles.get(anonymous, made[0] as string)).toBe(0);
     expect(await handles.delete(anonymous, made[0] as string)).toBe(true);

@@ -4,7 +4,7 @@ import { JsonRpcError } from "../../jsonrpc/errors.js";
 import type { JsonValue } from "../../jsonrpc/message.js";
 import { ExpiringEntries } from "./expiring-entries.js";
 import { identityFingerprint } from "./fingerprint.js";
-import { checkStoreOptions, DEFAULT_STATE_CAPACITY, STATE_CAPACITY_MESSAGE } from "./store.js";
+import { checkStoreOptions, DEFAULT_STATE_CAPACITY, stateCapacityError } from "./store.js";
 
 /** Options of {@link StateHandles}. */
 export interface StateHandlesOptions {
@@ -67,7 +67,8 @@ export class StateHandles<T extends JsonValue = JsonValue> {
 
   /**
    * Makes a handle for a copy of `value`, bound to `owner`'s principal. Throws `TypeError` when `value` is not
-   * JSON, and `-32603` "State capacity reached" (`data.reason` `state_capacity`, `data.limit`) when full.
+   * JSON, and `-32603` "State capacity reached: ..." (`data.reason` `state_capacity`, `data.option`, `data.limit`)
+   * when full.
    */
   async create(owner: HandleOwner, value: T): Promise<string> {
     const json = JSON.stringify(value);
@@ -75,10 +76,7 @@ export class StateHandles<T extends JsonValue = JsonValue> {
     const principal = await identityFingerprint(owner.identity);
     const handle = toBase64url(crypto.getRandomValues(new Uint8Array(16)));
     if (!this.entries.add(handle, this.now() + this.ttlMs, { owner: principal, json })) {
-      throw new JsonRpcError(ErrorCode.InternalError, STATE_CAPACITY_MESSAGE, {
-        reason: "state_capacity",
-        limit: this.entries.capacity,
-      });
+      throw stateCapacityError("StateHandles.capacity", this.entries.capacity, "handles");
     }
     return handle;
   }

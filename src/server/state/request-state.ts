@@ -4,7 +4,7 @@ import { JsonRpcError } from "../../jsonrpc/errors.js";
 import { isObject, type JsonValue } from "../../jsonrpc/message.js";
 import type { InputResponses } from "../../protocol/types/input.js";
 import { canonicalJson, sha256Hex } from "./fingerprint.js";
-import { type RequestStateStore, STATE_CAPACITY_MESSAGE } from "./store.js";
+import { MemoryRequestStateStore, type RequestStateStore, stateCapacityError } from "./store.js";
 
 const VERSION = "v1";
 const encoder = new TextEncoder();
@@ -68,7 +68,8 @@ export class RequestStateSealer {
 
   /**
    * Seals `state` (possibly `undefined`: the token then only proves the binding and the expiry). In single-use
-   * mode, throws `-32603` "State capacity reached" (`data.reason` `state_capacity`) when the store has no room.
+   * mode, throws `-32603` "State capacity reached: ..." (`data.reason` `state_capacity`, `data.option`) when the
+   * store has no room.
    */
   async seal(state: JsonValue | undefined, binding: StateBinding): Promise<string> {
     const nonce = toBase64url(crypto.getRandomValues(new Uint8Array(12)));
@@ -79,7 +80,9 @@ export class RequestStateSealer {
     const signed = await this.signedText(payload, binding);
     const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await this.cryptoKey(), signed));
     if (this.store !== undefined && (await this.store.issue(nonce, expiresAt)) !== true) {
-      throw new JsonRpcError(ErrorCode.InternalError, STATE_CAPACITY_MESSAGE, { reason: "state_capacity" });
+      throw this.store instanceof MemoryRequestStateStore
+        ? stateCapacityError("MemoryRequestStateStore.capacity", this.store.capacity, "unspent tokens")
+        : stateCapacityError("singleUseState", undefined, "unspent tokens");
     }
     return `${VERSION}.${payload}.${toBase64url(mac)}`;
   }

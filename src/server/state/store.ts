@@ -1,4 +1,7 @@
+import { ErrorCode } from "../../jsonrpc/codes.js";
 import { checkKeys, optionError, positiveInteger } from "../../jsonrpc/config-check.js";
+import { JsonRpcError } from "../../jsonrpc/errors.js";
+import { limitDetails, limitMessage } from "../../jsonrpc/limit-error.js";
 import { isObject } from "../../jsonrpc/message.js";
 import { ExpiringEntries } from "./expiring-entries.js";
 
@@ -41,8 +44,35 @@ export interface MemoryRequestStateStoreOptions {
   now?: () => number;
 }
 
-/** Message of the `-32603` a server answers when no single-use state or state handle can be made. */
+/**
+ * Start of the message of the `-32603` a server answers when no single-use state or state handle can be made;
+ * the rest names the option to raise (`State capacity reached: 10001 handles, over StateHandles.capacity (10000)`).
+ */
 export const STATE_CAPACITY_MESSAGE = "State capacity reached";
+
+/**
+ * The `-32603` of a full state store: its message and `data` name the option that bounds it (`data.reason`
+ * `state_capacity`, `data.option`, and `data.limit` / `data.size` where the capacity is known).
+ */
+export function stateCapacityError(option: string, capacity: number | undefined, unit: string): JsonRpcError {
+  const extra = { reason: "state_capacity" };
+  if (capacity === undefined) {
+    return new JsonRpcError(
+      ErrorCode.InternalError,
+      `${STATE_CAPACITY_MESSAGE}: the ${option} store has no room`,
+      {
+        ...extra,
+        option,
+      },
+    );
+  }
+  const facts = { option, limit: capacity, size: capacity + 1 };
+  return new JsonRpcError(
+    ErrorCode.InternalError,
+    limitMessage(STATE_CAPACITY_MESSAGE, facts, unit),
+    limitDetails(facts, extra),
+  );
+}
 
 /** Default {@link MemoryRequestStateStore} capacity. */
 export const DEFAULT_STATE_CAPACITY = 10_000;
