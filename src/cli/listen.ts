@@ -1,4 +1,5 @@
 import { McpkitError, type ServerNotification } from "../client/index.js";
+import { limitError } from "../jsonrpc/limit-error.js";
 import type { SubscriptionFilter } from "../protocol/types/index.js";
 import type { CliArgs } from "./args.js";
 import { ExitCode, type ExitStatus, UsageError } from "./exit-codes.js";
@@ -73,7 +74,13 @@ async function listenModern(
           details: { reason: "connection_lost" },
         });
       case "queue_overflow":
-        throw new McpkitError("CAPACITY", `more than ${end.queueSize} notifications were waiting`);
+        // The CLI reads each event as it comes: only a stalled output lets the client's queue fill.
+        throw limitError(
+          "CAPACITY",
+          "the subscription fell behind (the output was not read)",
+          { option: "subscriptionQueueSize", limit: end.queueSize, size: end.queueSize + 1 },
+          { unit: "events" },
+        );
     }
   }
 }
