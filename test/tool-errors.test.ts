@@ -2,14 +2,18 @@
  * What a client gets, and what the server logs, when a tool throws, per security preset (`policy.preset`) and
  * era: under `default` a builder tool's thrown message is the `isError` text; under `gateway` the text is generic
  * and names no detail; a `JsonRpcError` thrown on purpose keeps its code and message under both; a raw handler's
- * throw is `-32603` "Internal error". Every thrown error other than a `JsonRpcError` is logged with its stack.
+ * throw is `-32603` "Internal error". Every thrown error other than a `JsonRpcError` is logged with its stack. The
+ * work of a `runAsTask` answer follows the same rules, inline and as a task.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { callToolToCompletion } from "../src/client/index.js";
 import { ErrorCode } from "../src/jsonrpc/codes.js";
 import { JsonRpcError, McpkitError } from "../src/jsonrpc/errors.js";
+import { TASKS_EXTENSION } from "../src/protocol/types/tasks.js";
 import { ServerBuilder } from "../src/server/authoring/builder.js";
 import { createServer, type Server } from "../src/server/server.js";
-import { connectInProcess } from "./support/in-process-client.js";
+import { runAsTask } from "../src/server/tasks/run.js";
+import { connectInProcess, type InProcessClientOptions } from "./support/in-process-client.js";
 
 const SECRET = "connect ECONNREFUSED db.internal:5432 (password=hunter2)";
 const closers: Array<() => Promise<unknown>> = [];
@@ -49,8 +53,14 @@ function builder(preset: Preset | undefined, logger: ReturnType<typeof recording
     });
 }
 
-async function client(server: Server, era: string) {
-  return connectInProcess(server, { protocolVersion: era as "2026-07-28" }, (...c) => closers.push(...c));
+async function client(
+  server: Server,
+  era: string,
+  options: Omit<InProcessClientOptions, "protocolVersion"> = {},
+) {
+  return connectInProcess(server, { ...options, protocolVersion: era as "2026-07-28" }, (...c) =>
+    closers.push(...c),
+  );
 }
 
 const textOf = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
@@ -121,6 +131,60 @@ describe.each(["2026-07-28", "2025-11-25"])("a tool that throws, %s", (era) => {
       expect(logger.errors).toHaveLength(1);
       expect((logger.errors[0]?.details as Error | undefined)?.stack).toContain(SECRET);
     });
+  }
+
+  for (const asTask of [false, true]) {
+    for (const preset of ["default", "gateway"] as const) {
+      const how = asTask ? "as a task" : "inline";
+      it(`${preset}: a runAsTask work that throws, ${how}, answers as a builder tool does, logged`, async () => {
+        const logger = recordingLogger();
+        const server = new ServerBuilder({
+          serverInfo: { name: "errors", version: "1.0.0" },
+          logger,
+          policy: { preset },
+          tasks: { pollIntervalMs: 10 },
+        })
+          .tool(
+            { name: "task-throw", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } },
+            () =>
+              runAsTask(async () => {
+                await Promise.resolve();
+                throw new Error(SECRET);
+              }),
+          )
+          .tool(
+            {
+              name: "task-on-purpose",
+              inputSchema: { type: "object" },
+              execution: { taskSupport: "optional" },
+            },
+            () =>
+              runAsTask(() => {
+                throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: the city is unknown");
+              }),
+          )
+          .build();
+        const extensions = asTask && era === "2026-07-28" ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
+        const mcp = await client(server, era, { capabilities: extensions });
+        const call = (name: string) =>
+          asTask
+            ? callToolToCompletion(mcp, name, {}, { minPollMs: 1, maxPollMs: 10 })
+            : mcp.callTool(name, {});
+        const result = await call("task-throw");
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toBe(
+          preset === "gateway" ? 'Tool "task-throw" failed with an internal error' : SECRET,
+        );
+        expect(logger.errors.map((line) => line.message)).toEqual(['tool "task-throw" threw']);
+        expect((logger.errors[0]?.details as Error | undefined)?.stack).toContain(SECRET);
+        const error = await call("task-on-purpose").catch((e: unknown) => e);
+        expect(error).toMatchObject({
+          code: ErrorCode.InvalidParams,
+          message: "Invalid params: the city is unknown",
+        });
+        expect(logger.errors).toHaveLength(1);
+      });
+    }
   }
 
   it("a dynamic server follows its preset too", async () => {

@@ -37,7 +37,7 @@ export interface ServerOptions extends EngineOptions {
 export function serverConfig(options: ServerOptions): ServerConfig {
   if (!isObject(options)) return buildServerConfig(options);
   const { cluster, tasks, ...engine } = options;
-  return buildServerConfig(engine, (logger) => {
+  return buildServerConfig(engine, (logger, policy) => {
     if (cluster !== undefined && !isCluster(cluster)) {
       throw new McpkitError(
         "INVALID_CONFIG",
@@ -47,7 +47,7 @@ export function serverConfig(options: ServerOptions): ServerConfig {
     }
     const features: ServerPlugin[] = [];
     if (cluster !== undefined) features.push(new ClusterPlugin(cluster));
-    features.push(tasksPlugin(taskSettings(tasks, cluster), logger, cluster?.bus));
+    features.push(tasksPlugin(taskSettings(tasks, cluster), { logger, policy }, cluster?.bus));
     return features;
   });
 }

@@ -1,6 +1,8 @@
+import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError } from "../../jsonrpc/errors.js";
 import type { CallToolResult } from "../../protocol/types/tools.js";
 import type { ServerConfig } from "../core/options.js";
+import { toolFailure } from "../core/tool-failure.js";
 
 /**
  * What becomes of an error a builder tool's function throws. A `JsonRpcError` is thrown on (the call's answer,
@@ -19,13 +21,12 @@ export class ToolFailures {
 
   /** The answer to a tool call whose function threw `error` (rethrows a `JsonRpcError`). */
   answer(tool: string, error: unknown): CallToolResult {
-    if (error instanceof JsonRpcError) throw error;
-    const thrown = error instanceof Error ? error : new Error(String(error));
-    this.config?.logger.error(`tool "${tool}" threw`, thrown);
-    const text =
-      this.config?.policy.toolErrors === "generic"
-        ? `Tool "${tool}" failed with an internal error`
-        : thrown.message;
-    return { content: [{ type: "text", text }], isError: true };
+    return toolFailure(tool, error, this.config);
+  }
+
+  /** The server's own fault in a tool's call (a result that fails its outputSchema): logged, `-32603`. */
+  internal(tool: string, error: unknown): JsonRpcError {
+    this.config?.logger.error(`tool "${tool}" failed inside the server`, error);
+    return new JsonRpcError(ErrorCode.InternalError, "Internal error");
   }
 }

@@ -87,20 +87,28 @@ function callTool(
   // Awaited only when it is a thenable: a synchronous answer is settled at once.
   if (isThenable(result)) {
     return Promise.resolve(result).then(
-      (value) => settleTool(tool, value as ToolAnswer),
+      (value) => settleTool(tool, value as ToolAnswer, failures),
       (error: unknown) => failures.answer(tool.definition.name, error),
     );
   }
-  return settleTool(tool, result as ToolAnswer);
+  return settleTool(tool, result as ToolAnswer, failures);
 }
 
-function settleTool(tool: RegisteredTool, result: ToolAnswer): Answer<ToolAnswer> {
+function settleTool(tool: RegisteredTool, result: ToolAnswer, failures: ToolFailures): Answer<ToolAnswer> {
   if (isInputRequired(result)) return result;
   if (isTaskRun(result)) {
     if (tool.definition.outputSchema === undefined) return result;
     const { work } = result;
-    // A task's result is checked like an inline one: a mismatch fails the task (`-32603`, details logged).
-    return runAsTask(async (task) => checkOutput(tool, await work(task)));
+    // A task's result is checked like an inline one: a mismatch fails the task (`-32603`, details logged); what
+    // the work itself throws is the tool's failure, answered as the policy says.
+    return runAsTask(async (task) => {
+      const answer = await work(task);
+      try {
+        return await checkOutput(tool, answer);
+      } catch (error) {
+        throw failures.internal(tool.definition.name, error);
+      }
+    });
   }
   return checkOutput(tool, result);
 }

@@ -230,7 +230,7 @@ const OPTION_KEYS = new Set([
 /** Checks options and freezes them into a {@link ServerConfig}. Throws `INVALID_CONFIG` naming the fault. */
 export function buildServerConfig(
   options: EngineOptions,
-  features: (logger: ServerLogger) => readonly ServerPlugin[] = () => [],
+  features: (logger: ServerLogger, policy: ServerSecurityPolicy) => readonly ServerPlugin[] = () => [],
 ): ServerConfig {
   if (!isObject(options)) throw invalid("options", "must be an object");
   checkKeys(options, OPTION_KEYS, SCOPE);
@@ -267,7 +267,7 @@ export function buildServerConfig(
     throw invalid("plugins", "must be an array of plugins");
   }
   const limited = limitLogger(logger, logIntervalMs);
-  const hooks = new PluginHooks([...features(limited), ...(options.plugins ?? [])]);
+  const hooks = new PluginHooks([...features(limited, policy), ...(options.plugins ?? [])]);
   const pluginExtensions = hooks.plugins.flatMap((plugin) => plugin.extensions ?? []);
   const surface = buildCustomSurface(
     pluginExtensions.length === 0

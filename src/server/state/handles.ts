@@ -1,6 +1,4 @@
 import { toBase64url } from "../../jsonrpc/base64.js";
-import { ErrorCode } from "../../jsonrpc/codes.js";
-import { JsonRpcError } from "../../jsonrpc/errors.js";
 import type { JsonValue } from "../../jsonrpc/message.js";
 import { ExpiringEntries } from "./expiring-entries.js";
 import { identityFingerprint } from "./fingerprint.js";

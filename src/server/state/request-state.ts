@@ -1,6 +1,4 @@
 import { fromBase64url, toBase64url } from "../../jsonrpc/base64.js";
-import { ErrorCode } from "../../jsonrpc/codes.js";
-import { JsonRpcError } from "../../jsonrpc/errors.js";
 import { isObject, type JsonValue } from "../../jsonrpc/message.js";
 import type { InputResponses } from "../../protocol/types/input.js";
 import { canonicalJson, sha256Hex } from "./fingerprint.js";

@@ -2,6 +2,7 @@ import { ErrorCode } from "../../jsonrpc/codes.js";
 import { JsonRpcError, McpkitError } from "../../jsonrpc/errors.js";
 import { isObject } from "../../jsonrpc/message.js";
 import { RELATED_TASK_META } from "../../protocol/types/tasks.js";
+import type { CallToolResult } from "../../protocol/types/tools.js";
 import { type Era, MODERN_VERSION } from "../../protocol/versions.js";
 import { type NotificationSink, type RequestContext, withLazySignal } from "../core/context.js";
 import type { TaskEngine, TaskHooks } from "./engine.js";
@@ -24,9 +25,14 @@ const INLINE_INPUT =
 /**
  * Runs the work of a {@link TaskRun} inline, inside the call's executor slot: its result is the answer. Its
  * `task.input()` rejects with `McpkitError` `UNSUPPORTED` (`reason: "inline_task"`); left uncaught, that is
- * answered `-32603` with that message and `data.reason`, not a bare "Internal error".
+ * answered `-32603` with that message and `data.reason`, not a bare "Internal error". Anything else it throws
+ * is answered by `failed` (a thrown `JsonRpcError` as it is; else an `isError` result, as a builder tool's).
  */
-export async function runInline(answer: TaskRun, context: RequestContext): Promise<Params> {
+export async function runInline(
+  answer: TaskRun,
+  context: RequestContext,
+  failed: (error: unknown) => CallToolResult,
+): Promise<Params> {
   const inline: Omit<TaskContext, "signal"> = {
     taskId: undefined,
     status: async () => {},
@@ -43,7 +49,7 @@ export async function runInline(answer: TaskRun, context: RequestContext): Promi
     if (error instanceof McpkitError && error.details?.reason === "inline_task") {
       throw new JsonRpcError(ErrorCode.InternalError, INLINE_INPUT, { reason: "inline_task" });
     }
-    throw error;
+    return failed(error);
   }
   if (!isObject(result) || !Array.isArray(result.content)) {
     throw new Error("a task's work must resolve with a tool result ({ content: [...] })");
@@ -72,6 +78,7 @@ export async function startLegacyTask(
   principal: string,
   params: Params,
   notify: NotificationSink,
+  failed?: (error: unknown) => CallToolResult,
 ): Promise<Params> {
   const task = params.task as Params;
   const ttl = Number.isInteger(task.ttl) && (task.ttl as number) > 0 ? (task.ttl as number) : undefined;
@@ -81,6 +88,7 @@ export async function startLegacyTask(
     notify({ jsonrpc: "2.0", method, params: body }).catch(() => {});
   };
   const hooks: TaskHooks = {
+    ...(failed === undefined ? {} : { failed }),
     changed: (next) =>
       send("notifications/tasks/status", {
         ...legacyTask(next),

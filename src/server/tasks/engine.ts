@@ -5,6 +5,7 @@ import { limitDetails, limitMessage } from "../../jsonrpc/limit-error.js";
 import { isObject } from "../../jsonrpc/message.js";
 import type { InputRequests, InputResponses } from "../../protocol/types/input.js";
 import { TERMINAL_STATUSES } from "../../protocol/types/tasks.js";
+import type { CallToolResult } from "../../protocol/types/tools.js";
 import { type ClusterBus, isClusterUnavailable } from "../cluster/cluster.js";
 import type { ServerLogger } from "../core/options.js";
 import type { TaskRecord, TaskStore } from "../state/task-store.js";
@@ -30,6 +31,11 @@ export interface TaskHooks {
   changed?(record: TaskRecord): void;
   /** 2026-07-28: the input requests as the client is to see them in the task's status (trace context added). */
   place?(requests: InputRequests): Promise<InputRequests>;
+  /**
+   * What the work's thrown error becomes (a thrown `JsonRpcError` is rethrown: the task fails with it): the
+   * result the task completes with, an `isError` one. Without it, the task fails with `-32603`.
+   */
+  failed?(error: unknown): CallToolResult;
 }
 
 /** A round of input the local work waits for; its requests and answers live in the store's record. */
@@ -398,16 +404,27 @@ export class TaskEngine {
       }
       outcome = (current) => ({ ...settle(current, "completed"), result });
     } catch (error) {
-      if (!running.abort.signal.aborted) {
-        const failure = failureOf(error, this.logger, taskId);
-        outcome = (current) => ({ ...settle(current, "failed"), error: failure });
-      }
+      if (!running.abort.signal.aborted) outcome = this.failedWork(taskId, running, error);
     }
     if (outcome !== undefined && !running.abort.signal.aborted) {
       running.done = true;
       await this.storeOutcome(taskId, running, outcome);
     }
     this.stop(taskId, undefined);
+  }
+
+  /** How a task ends whose work threw `error`: as its `failed` hook says (an `isError` result), else failed. */
+  private failedWork(taskId: string, running: Running, error: unknown): (current: TaskRecord) => TaskRecord {
+    if (!(error instanceof JsonRpcError) && running.hooks.failed !== undefined) {
+      try {
+        const result = running.hooks.failed(error);
+        return (current) => ({ ...settle(current, "completed"), result });
+      } catch (hookError) {
+        error = hookError;
+      }
+    }
+    const failure = failureOf(error, this.logger, taskId);
+    return (current) => ({ ...settle(current, "failed"), error: failure });
   }
 
   /**

@@ -1,10 +1,13 @@
 import { isObject } from "../../jsonrpc/message.js";
 import type { InputRequests } from "../../protocol/types/input.js";
+import type { CallToolResult } from "../../protocol/types/tools.js";
 import { LEGACY_VERSION, MODERN_VERSION } from "../../protocol/versions.js";
 import type { ClusterBus } from "../cluster/cluster.js";
 import type { RequestContext } from "../core/context.js";
 import type { ServerLogger } from "../core/options.js";
 import type { PluginCall, PluginHost, PluginMethod, PluginMethodCall, ServerPlugin } from "../core/plugin.js";
+import type { ServerSecurityPolicy } from "../core/policy.js";
+import { toolFailure } from "../core/tool-failure.js";
 import { identityFingerprint } from "../state/fingerprint.js";
 import { runInline, startLegacyTask, startModernTask } from "./dispatch.js";
 import { TaskEngine, type TaskSettings } from "./engine.js";
@@ -31,17 +34,20 @@ export function taskEngineOf(plugins: readonly ServerPlugin[]): TaskEngine | und
  */
 export function tasksPlugin(
   settings: TaskSettings | undefined,
-  logger: ServerLogger,
+  config: { readonly logger: ServerLogger; readonly policy: ServerSecurityPolicy },
   bus?: ClusterBus,
 ): TasksPlugin {
+  // What a work's thrown error becomes: what a builder tool's would (logged; isError text per the policy).
+  const failed = (call: PluginCall) => (error: unknown) =>
+    toolFailure(String(call.params.name), error, config);
   if (settings === undefined) {
     return {
       name: "tasks",
       engine: undefined,
-      answers: { [TASK_ANSWER]: (run, _call, context) => runInline(run as TaskRun, context) },
+      answers: { [TASK_ANSWER]: (run, call, context) => runInline(run as TaskRun, context, failed(call)) },
     };
   }
-  const engine = new TaskEngine(settings, logger, bus);
+  const engine = new TaskEngine(settings, config.logger, bus);
   let host: PluginHost | undefined;
   const methods: { [method: string]: PluginMethod } = {};
   for (const method of LEGACY_TASK_METHODS) {
@@ -62,7 +68,8 @@ export function tasksPlugin(
     },
     methods: { [LEGACY_VERSION]: methods },
     answers: {
-      [TASK_ANSWER]: (run, call, context) => startTask(engine, run as TaskRun, call, context, host),
+      [TASK_ANSWER]: (run, call, context) =>
+        startTask(engine, run as TaskRun, call, context, host, failed(call)),
     },
     setup: (given) => {
       host = given;
@@ -93,8 +100,9 @@ async function startTask(
   call: PluginCall,
   context: RequestContext,
   host: PluginHost | undefined,
+  failed: (error: unknown) => CallToolResult,
 ): Promise<{ [key: string]: unknown }> {
-  if (!context.taskAugmented) return runInline(run, context);
+  if (!context.taskAugmented) return runInline(run, context, failed);
   const principal = await principalOf(call);
   if (call.era === MODERN_VERSION || call.session === undefined) {
     // Its input requests reach the client in the task's status: through the clientRequest hooks first.
@@ -109,8 +117,8 @@ async function startTask(
             }
             return placed as InputRequests;
           };
-    return startModernTask(engine, run, principal, place === undefined ? {} : { place });
+    return startModernTask(engine, run, principal, place === undefined ? { failed } : { place, failed });
   }
   const session = call.session;
-  return startLegacyTask(engine, run, principal, call.params, (message) => session.notify(message));
+  return startLegacyTask(engine, run, principal, call.params, (message) => session.notify(message), failed);
 }
