@@ -11,7 +11,7 @@ import { isObject, isRequest, isResponse } from "../../jsonrpc/message.js";
 import { MetaKey } from "../../protocol/meta.js";
 import { LEGACY_CLIENT_METHODS, MODERN_CLIENT_METHODS } from "../../protocol/methods.js";
 import { McpHeader } from "../../protocol/routing-headers.js";
-import { LEGACY_VERSION } from "../../protocol/versions.js";
+import { LEGACY_VERSION, MODERN_VERSION } from "../../protocol/versions.js";
 import { CLUSTER_UNAVAILABLE_MESSAGE } from "../../server/port.js";
 import type { Endpoint } from "./endpoint.js";
 import { type ExchangeOptions, type ExchangeTimeout, ResponseExchange } from "./exchange.js";
@@ -120,9 +120,19 @@ function checkEra(request: JsonRpcRequest): void {
   }
 }
 
-/** GET: the session's stream of server-to-client messages. One per session; a second one gets 409. */
+/**
+ * GET: the session's stream of server-to-client messages. One per session; a second one gets 409; one whose
+ * `Accept` rules out `text/event-stream` gets 406.
+ */
 export async function legacyGet(endpoint: Endpoint, request: RequestView): Promise<Answer> {
   const { session } = await boundSession(endpoint, request);
+  if (!endpoint.accepts(request).sse) {
+    throw refusal(
+      406,
+      ErrorCode.InvalidRequest,
+      "Not Acceptable: the GET stream answers with text/event-stream",
+    );
+  }
   if (session.stream && !session.stream.isClosed) {
     const body = {
       jsonrpc: "2.0",
@@ -319,7 +329,13 @@ async function boundSession(endpoint: Endpoint, request: RequestView, message?: 
   if (!id) throw refusal(400, ErrorCode.InvalidRequest, "Invalid Request: Mcp-Session-Id header is required");
   const version = request.header(PROTOCOL_VERSION)?.trim();
   if (version !== LEGACY_VERSION) {
-    throw refusal(400, ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
+    const why =
+      version === undefined || version === ""
+        ? `MCP-Protocol-Version: ${LEGACY_VERSION} is required on a session's requests`
+        : version === MODERN_VERSION
+          ? `a request with Mcp-Session-Id is on a ${LEGACY_VERSION} session; a ${MODERN_VERSION} request carries no Mcp-Session-Id`
+          : `this session speaks ${LEGACY_VERSION}, not ${version}`;
+    throw refusal(400, ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${why}`, {
       supported: [LEGACY_VERSION],
       requested: version ?? null,
     });
@@ -348,7 +364,7 @@ export function exchangeFor(
   const accepted = endpoint.accepts(request);
   // Spelled out, not spread: a spread literal's later members take V8's slow path (jsonrpc/shallow-copy.ts).
   const options: ExchangeOptions = {
-    json: config.enableJsonResponse || !accepted.sse,
+    json: (config.enableJsonResponse && accepted.json) || !accepted.sse,
     jsonFirst: accepted.json,
     maxResponseBytes: config.maxResponseBytes,
     keepAliveMs: config.keepAliveMs,

@@ -50,7 +50,8 @@ export async function modernPost(
     return listenStream(endpoint, request, message, identity, meta);
   const accepted = endpoint.accepts(request);
   const exchange = new ResponseExchange({
-    json: config.enableJsonResponse || !accepted.sse,
+    // JSON mode answers JSON, but not to a client that accepts only an event stream.
+    json: (config.enableJsonResponse && accepted.json) || !accepted.sse,
     jsonFirst: accepted.json,
     maxResponseBytes: config.maxResponseBytes,
     keepAliveMs: config.keepAliveMs,
