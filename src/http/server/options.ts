@@ -96,8 +96,9 @@ export interface HttpHandlerOptions {
   /** Largest encoded response (JSON body or SSE stream; per event on a GET stream), default 8,000,000 bytes. */
   maxResponseBytes?: number;
   /**
-   * Always answer with `application/json`, dropping request notifications (default false: JSON when the answer
-   * comes before any notification and the client accepts JSON, else an SSE stream).
+   * Answer with `application/json`, dropping request notifications, unless the client accepts only an event
+   * stream (default false: JSON when the answer comes before any notification and the client accepts JSON, else
+   * an SSE stream).
    */
   enableJsonResponse?: boolean;
   /**
