@@ -164,10 +164,11 @@ export class Server {
 
   /**
    * Opens a 2025-11-25 session whose notifications go to `notify` (the HTTP transport's path). Its
-   * server-to-client requests go where each request's `send` says.
+   * server-to-client requests go where each request's `send` says. `id` is the transport's id of the session
+   * (HTTP: its `Mcp-Session-Id`), what plugins see as `session.id`; a random one when absent.
    */
-  createLegacySession(notify: NotificationSink): LegacySession {
-    return new LegacySession(this.runtime, notify);
+  createLegacySession(notify: NotificationSink, id?: string): LegacySession {
+    return new LegacySession(this.runtime, notify, undefined, id);
   }
 
   /**

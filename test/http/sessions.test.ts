@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../src/http/server/handler.js";
 import type { HttpHandlerOptions } from "../../src/http/server/options.js";
+import type { ServerPlugin } from "../../src/server/core/plugin.js";
 import type { Server } from "../../src/server/server.js";
 import { fixtureServer } from "../support/fixture-server.js";
 import { HttpPeer, type Reply, raw, useServe } from "../support/http-peer.js";
@@ -56,6 +57,25 @@ describe("legacy session lifecycle", () => {
     expect(list.headers["mcp-session-id"]).toBeUndefined();
     expect(list.contentType).toBe("application/json");
     expect(list.messages.at(-1)).toHaveProperty("result.tools");
+  });
+
+  it("gives plugins the session's Mcp-Session-Id as session.id, at open, per request and at close", async () => {
+    const seen: string[] = [];
+    const plugin: ServerPlugin = {
+      name: "test/session-ids",
+      sessionOpened: (session) => void seen.push(`open ${session.id}`),
+      admit: (call) => void seen.push(`${call.method} ${call.session?.id}`),
+      sessionClosed: (session) => void seen.push(`close ${session.id}`),
+    };
+    const { peer } = await endpoint({}, fixtureServer({ plugins: [plugin] }));
+    const a = peer();
+    await a.open();
+    await a.send(a.request("tools/list"));
+    await raw(a.url, { method: "DELETE", headers: sessionHeaders(a) });
+    const id = a.sessionId;
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    await until(() => seen.includes(`close ${id}`));
+    expect(seen).toEqual([`initialize ${id}`, `open ${id}`, `tools/list ${id}`, `close ${id}`]);
   });
 
   it("refuses a request with no session id (400), an unknown one (404 -32000), a bad version header (400 -32022)", async () => {

@@ -102,7 +102,7 @@ async function serveStatelessly(
   if (!samePrincipal(principal, entry.principal)) {
     throw new HttpRefusal({ status: 403, code: 0, message: "Forbidden" }, textResponse(403, "Forbidden"));
   }
-  const legacy = endpoint.server.createLegacySession(async () => {});
+  const legacy = endpoint.server.createLegacySession(async () => {}, request.header(SESSION_ID)?.trim());
   const init = await legacy.handle(
     { jsonrpc: "2.0", id: 0, method: "initialize", params: { ...(entry.init ?? {}) } },
     { identity },

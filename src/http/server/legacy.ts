@@ -25,7 +25,7 @@ import {
   refusal,
   textResponse,
 } from "./responses.js";
-import type { HttpSession } from "./sessions.js";
+import { type HttpSession, mintSessionId } from "./sessions.js";
 
 const SESSION_ID = McpHeader.sessionId.toLowerCase();
 const PROTOCOL_VERSION = McpHeader.protocolVersion.toLowerCase();
@@ -264,7 +264,7 @@ async function initialize(
   let session: HttpSession | undefined;
   const legacy = server.createLegacySession(async (notification) => {
     if (session) sendOnSessionStream(endpoint, session, notification);
-  });
+  }, mintSessionId());
   const exchange = exchangeFor(endpoint, request);
   let response: Awaited<ReturnType<typeof legacy.handle>>;
   try {

@@ -16,10 +16,11 @@ const alice: Principal = { fingerprint: "alice", authorization: undefined, anony
 const bob: Principal = { fingerprint: "bob", authorization: undefined, anonymous: false };
 const anonymous: Principal = { fingerprint: "anonymous", authorization: undefined, anonymous: true };
 
-/** A stand-in LegacySession: only readiness matters to the manager. */
+/** A stand-in LegacySession: its id (the HTTP session takes it) and readiness matter to the manager. */
 function fakeLegacy(ready = true): LegacySession {
   const state = { ready };
   return {
+    id: mintSessionId(),
     get ready() {
       return state.ready;
     },

@@ -135,8 +135,9 @@ export class SessionManager {
     if (reservation.settled) throw new McpkitError("PROTOCOL", "reservation already settled");
     reservation.settled = true;
     this.reserved--;
+    // The engine's session was opened with a minted id (mintSessionId): plugins see the Mcp-Session-Id.
     const session = new HttpSession(
-      mintSessionId(),
+      legacy.id,
       reservation.principal,
       reservation.quotaKey,
       legacy,

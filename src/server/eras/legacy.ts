@@ -52,8 +52,8 @@ export class LegacySession implements PluginSession {
   private logLevel: LoggingLevel | undefined;
   private state: "new" | "initializing" | "ready" | "closed" = "new";
   private readonly subscriptions = new Set<string>();
-  /** A random id, unique to the session (what plugins see of it). */
-  readonly id: string = crypto.randomUUID();
+  /** The session's id (what plugins see of it): the transport's (HTTP: its `Mcp-Session-Id`), else a random one. */
+  readonly id: string;
   /** Where the session's server-wide notifications go: the sink, behind the `notification` hooks if any. */
   private readonly sessionSink: NotificationSink;
 
@@ -62,7 +62,9 @@ export class LegacySession implements PluginSession {
     private readonly sink: NotificationSink,
     /** The session's own channel for server-to-client requests (a connection has one; HTTP sends per request). */
     private readonly send?: MessageSender,
+    id?: string,
   ) {
+    this.id = id ?? crypto.randomUUID();
     const { hooks } = runtime.config;
     const around = hooks.clientRequest;
     this.clientRequests = new ClientRequests(
