@@ -1,0 +1,150 @@
+import { type Clock, systemClock } from "../jsonrpc/clock.js";
+import { optionError } from "../jsonrpc/config-check.js";
+import type { Implementation } from "../protocol/types/common.js";
+import { createServer, type Server, type ServerOptions, type ServerPlugin } from "../server/index.js";
+import { Bridge } from "./bridge.js";
+import { CatalogueBuilder } from "./catalogue.js";
+import { type GatewayConfig, parseGatewayConfig, type UpstreamConfig } from "./config.js";
+import { gatewayHandler } from "./handler.js";
+import { Namespace } from "./names.js";
+import { Upstream, type UpstreamEvents } from "./upstream.js";
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions
+  extends Omit<ServerOptions, "handler" | "serverInfo" | "listChanged" | "subscribe"> {
+  /** The config: the `mcpServers` shape plus gateway keys (docs/gateway.md), as parsed JSON or checked. */
+  config: unknown;
+  /** Name and version the gateway gives its clients (default `mcpkit-gateway`). */
+  serverInfo?: Implementation;
+  /** Calls waiting for a client's next input round at once (default 256). */
+  maxParkedCalls?: number;
+  /** How long a call waits for the client's next input round (default 120,000 ms). */
+  inputRoundTimeoutMs?: number;
+  /** The clock of restarts and round expiries (tests pass a manual one). */
+  clock?: Clock;
+}
+
+/** The state of one upstream, as {@link GatewayPlugin.status} reports it. */
+export interface UpstreamStatus {
+  name: string;
+  state: "up" | "down" | "starting" | "idle";
+  tools: number;
+}
+
+/**
+ * The gateway's own plugin (`server.plugin("gateway")`): boots the upstreams marked `start: "boot"` when the
+ * server is ready, closes them with the server, and reloads the config.
+ */
+export interface GatewayPlugin extends ServerPlugin {
+  /** Each upstream's state and how many tools it serves now. */
+  status(): UpstreamStatus[];
+  /**
+   * Takes a new config: upstreams whose entry is unchanged keep running (their calls and processes untouched),
+   * removed or changed ones are closed, new or changed ones start as their config says. The separator and URI
+   * scheme cannot change without a restart (`INVALID_CONFIG`).
+   */
+  reload(config: unknown): Promise<void>;
+}
+
+/**
+ * Creates an mcpkit server in front of the upstream MCP servers of a desktop-style config (`mcpServers`):
+ * their tools, prompts, resources, templates and completions, namespaced by upstream (`fs__read_file`,
+ * `gateway://fs/file:///notes.md`), each upstream in its own era, their requests for input carried to the
+ * client, with the config's policy and the `gateway` security preset. Serve it on any transport;
+ * `await server.ready` starts the `boot` upstreams, `server.close()` stops them all.
+ *
+ * @example
+ * const server = createGateway({
+ *   config: { mcpServers: { everything: { command: "npx", args: ["@modelcontextprotocol/server-everything"] } } },
+ * });
+ * await server.ready;
+ * serveStdio(server);
+ */
+export function createGateway(options: GatewayOptions): Server {
+  const { config: input, serverInfo, maxParkedCalls, inputRoundTimeoutMs, clock, plugins, ...rest } = options;
+  let config = parseGatewayConfig(input);
+  const time = clock ?? systemClock;
+  const names = new Namespace(config.separator, config.uriScheme);
+  const catalogue = new CatalogueBuilder(names);
+  const bridge = new Bridge(time, {
+    maxParked: maxParkedCalls ?? 256,
+    roundTimeoutMs: inputRoundTimeoutMs ?? 120_000,
+  });
+  let upstreams = new Map<string, Upstream>();
+  let server: Server | undefined;
+  const notifyAll = () => {
+    for (const family of ["tools", "prompts", "resources"] as const) void server?.notifyListChanged(family);
+  };
+  const events: UpstreamEvents = {
+    changed: () => notifyAll(),
+    resourceUpdated: (upstream, uri) => void server?.notifyResourceUpdated(names.uri(upstream.name, uri)),
+    log: (upstream, message) => bridge.log(upstream.name, message),
+  };
+  const make = (entry: UpstreamConfig) =>
+    new Upstream(entry, {
+      clock: time,
+      events,
+      restart: config.restart,
+      resolver: bridge.resolver(entry.name),
+    });
+  const boot = (list: Iterable<Upstream>) =>
+    Promise.allSettled([...list].filter((u) => u.config.start === "boot").map((u) => u.use())).then(() => {});
+  for (const entry of config.upstreams) upstreams.set(entry.name, make(entry));
+
+  const plugin: GatewayPlugin = {
+    name: "gateway",
+    ready: () => boot(upstreams.values()),
+    async close() {
+      bridge.close();
+      await Promise.allSettled([...upstreams.values()].map((u) => u.close()));
+    },
+    status: () =>
+      [...upstreams.values()].map((u) => ({
+        name: u.name,
+        state: u.state,
+        tools: u.lists.tools.filter((t) => catalogue.serves(u, t)).length,
+      })),
+    async reload(next) {
+      const checked: GatewayConfig = parseGatewayConfig(next);
+      if (checked.separator !== config.separator || checked.uriScheme !== config.uriScheme) {
+        throw optionError("gateway", "separator and uriScheme cannot change on reload; restart the gateway");
+      }
+      const kept = new Map<string, Upstream>();
+      const stale: Upstream[] = [];
+      for (const entry of checked.upstreams) {
+        const old = upstreams.get(entry.name);
+        if (old !== undefined && JSON.stringify(old.config) === JSON.stringify(entry))
+          kept.set(entry.name, old);
+        else kept.set(entry.name, make(entry));
+      }
+      for (const [name, old] of upstreams) if (kept.get(name) !== old) stale.push(old);
+      config = checked;
+      upstreams = kept;
+      notifyAll();
+      await Promise.allSettled(stale.map((u) => u.close()));
+      await boot([...kept.values()].filter((u) => u.state === "idle"));
+    },
+  };
+
+  const upstreamCount = Math.max(1, config.upstreams.length);
+  const perUpstream = Math.max(
+    ...config.upstreams.map((u) => u.policy.maxConcurrent + u.policy.maxQueued),
+    0,
+  );
+  const slowest = Math.max(...config.upstreams.map((u) => u.policy.timeoutMs), 60_000);
+  server = createServer({
+    // One hung upstream fills its own limiter, never the engine's slots: the engine has room for them all.
+    maxConcurrentHandlers: Math.max(32, upstreamCount * 16),
+    maxQueuedHandlers: Math.max(1_024, perUpstream),
+    // An upstream's own deadline ends its calls first, with an error naming it.
+    handlerTimeoutMs: slowest + 5_000,
+    ...rest,
+    serverInfo: serverInfo ?? { name: "mcpkit-gateway", version: "0.1.0" },
+    handler: gatewayHandler({ upstreams: () => upstreams, names, catalogue, bridge }),
+    listChanged: { tools: true, prompts: true, resources: true },
+    subscribe: true,
+    policy: rest.policy ?? { preset: "gateway" },
+    plugins: [plugin, ...(plugins ?? [])],
+  });
+  return server;
+}

@@ -1,0 +1,234 @@
+import { Client, type InputResolver } from "../client/index.js";
+import type { Clock } from "../jsonrpc/clock.js";
+import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
+import type { LoggingMessageParams } from "../protocol/types/lifecycle.js";
+import type { Prompt } from "../protocol/types/prompts.js";
+import type { Resource, ResourceTemplate } from "../protocol/types/resources.js";
+import type { Tool } from "../protocol/types/tools.js";
+import type { UpstreamConfig } from "./config.js";
+import { Limiter } from "./limiter.js";
+import { openUpstream } from "./transport.js";
+
+/** What an upstream lists, as it listed it (its own names and URIs). */
+export interface UpstreamLists {
+  tools: readonly Tool[];
+  prompts: readonly Prompt[];
+  resources: readonly Resource[];
+  templates: readonly ResourceTemplate[];
+}
+
+/** What an upstream tells the gateway. */
+export interface UpstreamEvents {
+  /** Its lists changed: it came up, went down, or said `list_changed` and was listed again. */
+  changed(upstream: Upstream): void;
+  /** It said `notifications/resources/updated` about one of its URIs. */
+  resourceUpdated(upstream: Upstream, uri: string): void;
+  /** It sent a log message. */
+  log(upstream: Upstream, message: LoggingMessageParams): void;
+}
+
+/** What an upstream needs from the gateway. */
+export interface UpstreamDeps {
+  clock: Clock;
+  events: UpstreamEvents;
+  restart: { readonly initialDelayMs: number; readonly maxDelayMs: number };
+  /** Answers the upstream's requests for input (sampling, elicitation, roots) by asking a downstream client. */
+  resolver: InputResolver;
+}
+
+const EMPTY: UpstreamLists = Object.freeze({ tools: [], prompts: [], resources: [], templates: [] });
+const LIMITS = { maxItems: 10_000, maxPages: 100 };
+
+/**
+ * One upstream server: its client (either era, as it negotiates), its lists, its health. It starts at boot or on
+ * first use; a stdio upstream whose process ends is marked down (its lists withdrawn, `changed` told) and
+ * started again after a backoff that doubles up to `restart.maxDelayMs`. Calls run through its own
+ * {@link Limiter} under its own deadline, so a hung upstream holds only its own slots.
+ */
+export class Upstream {
+  lists: UpstreamLists = EMPTY;
+  readonly limiter: Limiter;
+  private client: Client | undefined;
+  private starting: Promise<Client> | undefined;
+  private downReason: string | undefined;
+  private delayMs: number;
+  private timer: unknown;
+  private closed = false;
+
+  constructor(
+    readonly config: UpstreamConfig,
+    private readonly deps: UpstreamDeps,
+  ) {
+    this.limiter = new Limiter(config.name, config.policy.maxConcurrent, config.policy.maxQueued);
+    this.delayMs = deps.restart.initialDelayMs;
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** `up` (connected), `down` (waiting to restart), `starting`, or `idle` (lazy, never used yet). */
+  get state(): "up" | "down" | "starting" | "idle" {
+    if (this.client !== undefined) return "up";
+    if (this.starting !== undefined) return "starting";
+    return this.downReason === undefined ? "idle" : "down";
+  }
+
+  /** The connected client: starts the upstream if idle; a down upstream rejects with an error naming it. */
+  use(): Promise<Client> {
+    if (this.client !== undefined) return Promise.resolve(this.client);
+    if (this.closed) return Promise.reject(this.unavailable("the gateway is closing"));
+    if (this.starting !== undefined) return this.starting;
+    if (this.downReason !== undefined) return Promise.reject(this.unavailable(this.downReason));
+    return this.start();
+  }
+
+  /** Runs one operation in a slot of this upstream, under its deadline and `signal`. */
+  async call<T>(
+    work: (client: Client, options: { timeoutMs: number; signal?: AbortSignal }) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const client = await this.use();
+    return this.limiter.run(async () => {
+      try {
+        const options = { timeoutMs: this.config.policy.timeoutMs, ...(signal ? { signal } : {}) };
+        return await work(client, options);
+      } catch (error) {
+        throw this.translate(error);
+      }
+    }, signal);
+  }
+
+  /** Stops it for good (its process tree with it). */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
+    const client = this.client ?? (await this.starting?.catch(() => undefined));
+    this.client = undefined;
+    await client?.close();
+  }
+
+  private start(): Promise<Client> {
+    const starting = this.connect().finally(() => {
+      if (this.starting === starting) this.starting = undefined;
+    });
+    this.starting = starting;
+    return starting;
+  }
+
+  private async connect(): Promise<Client> {
+    const { policy, target } = this.config;
+    const opened = openUpstream(target, policy.timeoutMs);
+    const client = new Client({
+      transport: opened.transport,
+      clientInfo: { name: "mcpkit-gateway", version: "0.1.0" },
+      capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} },
+      onInputRequired: this.deps.resolver,
+      callbackTimeoutMs: policy.timeoutMs,
+      requestTimeoutMs: policy.timeoutMs,
+      versionFallback: "lenient",
+      logLevel: "debug",
+      onLog: (message) => this.deps.events.log(this, message),
+      onNotification: (notification) => this.notified(client, notification.method, notification.params),
+      logger: { warn: () => {} },
+    });
+    try {
+      await client.connect();
+      this.lists = await listAll(client);
+    } catch (error) {
+      await client.close().catch(() => {});
+      this.down(`it failed to start: ${describe(error)}${opened.why() ? ` (${opened.why()})` : ""}`);
+      throw this.unavailable(this.downReason ?? "");
+    }
+    if (this.closed) {
+      await client.close();
+      throw this.unavailable("the gateway is closing");
+    }
+    this.client = client;
+    this.downReason = undefined;
+    const upAt = this.deps.clock.now();
+    void opened.ended.then(() => {
+      if (this.client !== client || this.closed) return;
+      this.client = undefined;
+      // A process that stayed up a while starts over at the shortest backoff.
+      if (this.deps.clock.now() - upAt >= this.deps.restart.maxDelayMs) {
+        this.delayMs = this.deps.restart.initialDelayMs;
+      }
+      this.down(opened.why());
+    });
+    this.deps.events.changed(this);
+    return client;
+  }
+
+  private down(reason: string): void {
+    this.downReason = reason;
+    const hadItems = this.lists !== EMPTY;
+    this.lists = EMPTY;
+    if (hadItems) this.deps.events.changed(this);
+    const delay = this.delayMs;
+    this.delayMs = Math.min(this.delayMs * 2, this.deps.restart.maxDelayMs);
+    this.timer = this.deps.clock.setTimeout(() => {
+      this.timer = undefined;
+      if (this.closed) return;
+      this.downReason = undefined;
+      this.start().catch(() => {});
+    }, delay);
+  }
+
+  private async notified(client: Client, method: string, params: unknown): Promise<void> {
+    if (method === "notifications/resources/updated") {
+      const uri = (params as { uri?: unknown } | undefined)?.uri;
+      if (typeof uri === "string") this.deps.events.resourceUpdated(this, uri);
+      return;
+    }
+    if (!method.endsWith("/list_changed") || this.client !== client) return;
+    try {
+      const lists = await listAll(client);
+      if (this.client !== client) return;
+      this.lists = lists;
+      this.deps.events.changed(this);
+    } catch {
+      // The upstream went away meanwhile: its end withdraws the lists.
+    }
+  }
+
+  /** An upstream's own JSON-RPC error passes on as it is; anything else names the upstream. */
+  private translate(error: unknown): unknown {
+    if (error instanceof JsonRpcError) return error;
+    if (error instanceof McpkitError) {
+      if (error.cause instanceof JsonRpcError) return error.cause;
+      if (error.code === "TIMEOUT") {
+        return new JsonRpcError(-32603, `upstream "${this.name}" did not answer in time`, {
+          upstream: this.name,
+          reason: "upstream_timeout",
+        });
+      }
+      if (error.code === "CLOSED" || error.code === "TRANSPORT") {
+        return this.unavailable("its connection ended during the call");
+      }
+    }
+    return error;
+  }
+
+  private unavailable(reason: string): JsonRpcError {
+    return new JsonRpcError(-32603, `upstream "${this.name}" is unavailable: ${reason}`, {
+      upstream: this.name,
+      reason: "upstream_unavailable",
+    });
+  }
+}
+
+async function listAll(client: Client): Promise<UpstreamLists> {
+  const caps = client.serverCapabilities ?? {};
+  const [tools, prompts, resources, templates] = await Promise.all([
+    caps.tools ? client.listAllTools(LIMITS) : [],
+    caps.prompts ? client.listAllPrompts(LIMITS) : [],
+    caps.resources ? client.listAllResources(LIMITS) : [],
+    caps.resources ? client.listAllResourceTemplates(LIMITS).catch(() => []) : [],
+  ]);
+  return { tools, prompts, resources, templates };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
