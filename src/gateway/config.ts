@@ -132,7 +132,8 @@ export function parseGatewayConfig(input: unknown): GatewayConfig {
     // nor may two names differ only in case, for clients that fold the case of tool names.
     if (name.includes(separator)) throw optionError(key, `must not contain the separator "${separator}"`);
     const twin = folded.get(name.toLowerCase());
-    if (twin !== undefined) throw optionError(key, `collides with "${twin}": names must differ in more than case`);
+    if (twin !== undefined)
+      throw optionError(key, `collides with "${twin}": names must differ in more than case`);
     folded.set(name.toLowerCase(), name);
     const upstream = upstreamOf(name, entry, key, defaults);
     if (upstream !== undefined) upstreams.push(upstream);

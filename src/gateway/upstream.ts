@@ -5,6 +5,7 @@ import type { LoggingMessageParams } from "../protocol/types/lifecycle.js";
 import type { Prompt } from "../protocol/types/prompts.js";
 import type { Resource, ResourceTemplate } from "../protocol/types/resources.js";
 import type { Tool } from "../protocol/types/tools.js";
+import { MODERN_VERSION } from "../protocol/versions.js";
 import type { UpstreamConfig } from "./config.js";
 import { Limiter } from "./limiter.js";
 import { openUpstream } from "./transport.js";
@@ -157,7 +158,33 @@ export class Upstream {
       this.down(opened.why());
     });
     this.deps.events.changed(this);
+    if (client.era === MODERN_VERSION) void this.follow(client);
     return client;
+  }
+
+  /**
+   * A 2026-07-28 upstream says what changed only on a `subscriptions/listen` stream: one is kept open for its
+   * lists and reopened by the client's relisten policy; its events refresh the lists as 2025 notifications do.
+   */
+  private async follow(client: Client): Promise<void> {
+    const caps = client.serverCapabilities ?? {};
+    const filter = {
+      ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    try {
+      const subscription = await client.listenSubscriptions(filter);
+      for await (const event of subscription) {
+        if (this.client !== client) break;
+        if (event.type === "notification") {
+          void this.notified(client, event.notification.method, event.notification.params);
+        }
+      }
+    } catch {
+      // The upstream went away: its end withdraws the lists and its restart follows again.
+    }
   }
 
   private down(reason: string): void {
