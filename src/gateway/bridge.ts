@@ -82,7 +82,7 @@ export class Bridge {
       ctx.signal.removeEventListener("abort", abort);
     }
     if (event.kind === "done") return event.value;
-    if (event.kind === "failed") throw event.error;
+    if (event.kind === "failed") throw ctx.signal.aborted ? ctx.signal.reason : event.error;
     if (this.parked.size >= this.limits.maxParked) {
       exchange.abort(undefined);
       throw new JsonRpcError(-32603, "the gateway has too many calls waiting for input", {

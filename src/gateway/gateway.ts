@@ -29,6 +29,10 @@ export interface UpstreamStatus {
   name: string;
   state: "up" | "down" | "starting" | "idle";
   tools: number;
+  /** Calls running on it now. */
+  running: number;
+  /** Calls waiting for one of its slots now. */
+  queued: number;
 }
 
 /**
@@ -103,6 +107,8 @@ export function createGateway(options: GatewayOptions): Server {
         name: u.name,
         state: u.state,
         tools: u.lists.tools.filter((t) => catalogue.serves(u, t)).length,
+        running: u.limiter.active,
+        queued: u.limiter.queued,
       })),
     async reload(next) {
       const checked: GatewayConfig = parseGatewayConfig(next);

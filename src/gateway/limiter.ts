@@ -19,6 +19,11 @@ export class Limiter {
     return this.running;
   }
 
+  /** Calls now waiting for a slot. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
   /** Runs `work` in a slot; a wait ends early (rejecting with the signal's reason) when `signal` aborts. */
   async run<T>(work: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
     // A finishing call hands its slot to the first waiter, so no newcomer slips in between.
