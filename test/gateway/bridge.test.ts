@@ -18,7 +18,7 @@ describe.each([MODERN_VERSION, LEGACY_VERSION] as const)("the era bridge to a %s
         protocolVersion: era,
         capabilities: { sampling: {}, elicitation: { form: {} } },
         onSampling: (params) => {
-          asked.push(`sampling: ${(params.messages[0]?.content as { text: string }).text}`);
+          asked.push(`sampling: ${JSON.stringify(params.messages[0]?.content)}`);
           return { role: "assistant", content: { type: "text", text: "hi there" }, model: "test" };
         },
         onElicitation: (params) => {
@@ -30,7 +30,7 @@ describe.each([MODERN_VERSION, LEGACY_VERSION] as const)("the era bridge to a %s
     );
     expect(text(await client.callTool("up__sample", {}))).toBe("sampled: hi there");
     expect(text(await client.callTool("up__elicit", {}))).toBe("hello Ada");
-    expect(asked).toEqual(["sampling: say hi", "elicitation: Who are you?"]);
+    expect(asked).toEqual([`sampling: {"type":"text","text":"say hi"}`, "elicitation: Who are you?"]);
   });
 
   it("answers the upstream's request with an error when the client lacks the capability, and the call fails cleanly", async () => {

@@ -52,7 +52,7 @@ function upstreams() {
   };
 }
 
-const text = (result: { content?: unknown }) => (result.content as { text: string }[])[0]?.text ?? "";
+const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]?.text ?? "";
 
 const answers = {
   capabilities: { sampling: {}, elicitation: { form: {} }, roots: {} },
