@@ -37,8 +37,11 @@ export interface UpstreamPolicy {
 
 /** One upstream of the config. */
 export interface UpstreamConfig {
+  /** Its key under `mcpServers`: the namespace of its tools, prompts and URIs. */
   readonly name: string;
+  /** How it is reached. */
   readonly target: UpstreamTarget;
+  /** Its policy, `gateway.defaults` and the built-in defaults applied. */
   readonly policy: UpstreamPolicy;
   /** `boot`: connected when the gateway starts; `lazy`: on the first request that needs it. */
   readonly start: "boot" | "lazy";
@@ -50,6 +53,7 @@ export interface GatewayConfig {
   readonly separator: string;
   /** Resource URIs are served as `<uriScheme>://<upstream>/<upstream's uri>`. */
   readonly uriScheme: string;
+  /** The upstreams, in the file's order (disabled ones left out). */
   readonly upstreams: readonly UpstreamConfig[];
   /** Backoff of a crashed stdio upstream's restart. */
   readonly restart: { readonly initialDelayMs: number; readonly maxDelayMs: number };

@@ -26,8 +26,11 @@ export interface GatewayOptions
 
 /** The state of one upstream, as {@link GatewayPlugin.status} reports it. */
 export interface UpstreamStatus {
+  /** The upstream's name. */
   name: string;
+  /** `up`, `down` (waiting to restart), `starting`, or `idle` (lazy, not used yet). */
   state: "up" | "down" | "starting" | "idle";
+  /** Tools it serves through the gateway now (after its policy). */
   tools: number;
   /** Calls running on it now. */
   running: number;
