@@ -5,7 +5,7 @@ import { createServer, type Server, type ServerOptions, type ServerPlugin } from
 import { Bridge } from "./bridge.js";
 import { CatalogueBuilder } from "./catalogue.js";
 import { type GatewayConfig, parseGatewayConfig, type UpstreamConfig } from "./config.js";
-import { gatewayHandler } from "./handler.js";
+import { gatewayHandler, type HandlerDeps, subscribeUpstream } from "./handler.js";
 import { Namespace } from "./names.js";
 import { Upstream, type UpstreamEvents } from "./upstream.js";
 
@@ -98,8 +98,15 @@ export function createGateway(options: GatewayOptions): Server {
     Promise.allSettled([...list].filter((u) => u.config.start === "boot").map((u) => u.use())).then(() => {});
   for (const entry of config.upstreams) upstreams.set(entry.name, make(entry));
 
+  const deps: HandlerDeps = { upstreams: () => upstreams, names, catalogue, bridge };
   const plugin: GatewayPlugin = {
     name: "gateway",
+    // 2025-11-25 `resources/subscribe`: the upstream subscribes first, so a refusal reaches the client.
+    async admit(call) {
+      if (call.method !== "resources/subscribe") return;
+      const uri = call.params.uri;
+      if (typeof uri === "string") await subscribeUpstream(deps, uri);
+    },
     ready: () => boot(upstreams.values()),
     async close() {
       bridge.close();
@@ -149,7 +156,7 @@ export function createGateway(options: GatewayOptions): Server {
     handlerTimeoutMs: slowest + 5_000,
     ...rest,
     serverInfo: serverInfo ?? { name: "mcpkit-gateway", version: "0.1.0" },
-    handler: gatewayHandler({ upstreams: () => upstreams, names, catalogue, bridge }),
+    handler: gatewayHandler(deps),
     listChanged: { tools: true, prompts: true, resources: true },
     subscribe: true,
     policy: rest.policy ?? { preset: "gateway" },

@@ -97,6 +97,25 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
       };
     },
 
+    /** 2026-07-28: each resource URI a client listens for is subscribed on its upstream; one that fails is left out. */
+    async subscriptionFilter({ honourable }) {
+      const uris = honourable.resourceSubscriptions;
+      if (uris === undefined || uris.length === 0) return honourable;
+      const kept: string[] = [];
+      await Promise.all(
+        uris.map(async (uri) => {
+          if (
+            await subscribeUpstream(deps, uri).then(
+              () => true,
+              () => false,
+            )
+          )
+            kept.push(uri);
+        }),
+      );
+      return { ...honourable, resourceSubscriptions: uris.filter((uri) => kept.includes(uri)) };
+    },
+
     async complete(params: CompleteParams, ctx): Promise<CompleteResult> {
       const { ref } = params;
       const split =
@@ -113,6 +132,15 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
       );
     },
   };
+}
+
+/** Subscribes to a downstream resource URI on its upstream; `-32602` for a URI that names no upstream. */
+export async function subscribeUpstream(deps: HandlerDeps, uri: string): Promise<void> {
+  const split = deps.names.splitUri(uri);
+  const upstream = split === undefined ? undefined : deps.upstreams().get(split.upstream);
+  if (upstream === undefined || split === undefined)
+    throw new JsonRpcError(-32602, `Unknown resource: ${uri}`);
+  await upstream.subscribe(split.uri);
 }
 
 /** True for an upstream's answer, false for the bridge's `inputRequired()` round. */

@@ -8,6 +8,7 @@ import type { Tool } from "../protocol/types/tools.js";
 import { MODERN_VERSION } from "../protocol/versions.js";
 import type { UpstreamConfig } from "./config.js";
 import { Limiter } from "./limiter.js";
+import { ResourceSubscriptions } from "./resource-subscriptions.js";
 import { openUpstream } from "./transport.js";
 
 /** What an upstream lists, as it listed it (its own names and URIs). */
@@ -49,6 +50,7 @@ const LIMITS = { maxItems: 10_000, maxPages: 100 };
 export class Upstream {
   lists: UpstreamLists = EMPTY;
   readonly limiter: Limiter;
+  private readonly subscriptions: ResourceSubscriptions;
   private client: Client | undefined;
   private starting: Promise<Client> | undefined;
   private downReason: string | undefined;
@@ -62,6 +64,7 @@ export class Upstream {
   ) {
     this.limiter = new Limiter(config.name, config.policy.maxConcurrent, config.policy.maxQueued);
     this.delayMs = deps.restart.initialDelayMs;
+    this.subscriptions = new ResourceSubscriptions((uri) => deps.events.resourceUpdated(this, uri));
   }
 
   get name(): string {
@@ -100,9 +103,28 @@ export class Upstream {
     }, signal);
   }
 
+  /**
+   * Subscribes to updates of one of its resources (its own URI), in its era, once for every downstream
+   * subscriber; a resource server that does not offer subscriptions refuses with `-32601`.
+   */
+  async subscribe(uri: string): Promise<void> {
+    const client = await this.use();
+    if (client.serverCapabilities?.resources?.subscribe !== true) {
+      throw new JsonRpcError(-32601, `upstream "${this.name}" offers no resource subscriptions`, {
+        upstream: this.name,
+      });
+    }
+    try {
+      await this.subscriptions.add(client, uri);
+    } catch (error) {
+      throw this.translate(error);
+    }
+  }
+
   /** Stops it for good (its process tree with it). */
   async close(): Promise<void> {
     this.closed = true;
+    this.subscriptions.clear();
     if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
     const client = this.client ?? (await this.starting?.catch(() => undefined));
     this.client = undefined;
@@ -159,6 +181,7 @@ export class Upstream {
     });
     this.deps.events.changed(this);
     if (client.era === MODERN_VERSION) void this.follow(client);
+    if (this.subscriptions.size > 0) void this.subscriptions.renew(client);
     return client;
   }
 
