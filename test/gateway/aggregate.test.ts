@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { serve } from "../../src/node/serve.js";
 import { LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
+import { ServerBuilder } from "../../src/server/index.js";
 import { eventually, fixtureUpstream, gatewayWithClient } from "./support.js";
 
 const closers: Array<() => Promise<unknown>> = [];
@@ -92,5 +94,37 @@ describe.each([MODERN_VERSION, LEGACY_VERSION] as const)("the gateway to a %s cl
       await eventually(() => changed > 0);
     }
     await eventually(async () => (await client.listAllTools()).some((t) => t.name === "alpha__grown"));
+  });
+});
+
+describe("an upstream over Streamable HTTP", () => {
+  it("is reached at its url with the config's static headers, next to a stdio one", async () => {
+    const seen: unknown[] = [];
+    const upstream = new ServerBuilder({ serverInfo: { name: "remote", version: "1" } })
+      .tool({ name: "whoami", inputSchema: { type: "object" } }, (_args, ctx) => ({
+        content: [{ type: "text", text: String((ctx.identity as { token?: string } | undefined)?.token) }],
+      }))
+      .build();
+    const handle = await serve(upstream, {
+      handler: {
+        authenticate: (request) => {
+          const header = request.headers.get("authorization");
+          seen.push(header);
+          return header === "Bearer upstream-secret" ? { token: "upstream-secret" } : undefined;
+        },
+      },
+    });
+    closers.push(() => handle.close());
+    const { client } = await gatewayWithClient(
+      {
+        remote: { url: handle.url, headers: { authorization: "Bearer upstream-secret" } },
+        local: fixtureUpstream("local"),
+      },
+      { protocolVersion: MODERN_VERSION },
+      closers,
+    );
+    expect(text(await client.callTool("remote__whoami", {}))).toBe("upstream-secret");
+    expect(text(await client.callTool("local__echo", { text: "x" }))).toBe("local: x");
+    expect(seen.length).toBeGreaterThan(0);
   });
 });
