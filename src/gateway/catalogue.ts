@@ -1,6 +1,7 @@
 import type { Prompt } from "../protocol/types/prompts.js";
 import type { Resource, ResourceTemplate } from "../protocol/types/resources.js";
 import type { Tool } from "../protocol/types/tools.js";
+import type { Grant } from "./access.js";
 import type { Namespace } from "./names.js";
 import { type ToolFilter, toolFilter } from "./policy.js";
 import type { Upstream, UpstreamLists } from "./upstream.js";
@@ -24,12 +25,13 @@ export class CatalogueBuilder {
 
   constructor(private readonly names: Namespace) {}
 
-  /** The aggregated lists of `upstreams`, in config order. */
-  build(upstreams: Iterable<Upstream>): Catalogue {
+  /** The aggregated lists of `upstreams`, in config order, as far as `grant` lets the caller see them. */
+  build(upstreams: Iterable<Upstream>, grant: Grant): Catalogue {
     const all: Catalogue = { tools: [], prompts: [], resources: [], templates: [] };
     for (const upstream of upstreams) {
+      if (!grant.upstream(upstream.name)) continue;
       const part = this.partOf(upstream);
-      all.tools.push(...part.tools);
+      all.tools.push(...part.tools.filter((tool) => grant.tool(upstream.name, tool.name)));
       all.prompts.push(...part.prompts);
       all.resources.push(...part.resources);
       all.templates.push(...part.templates);

@@ -1,5 +1,6 @@
 import { checkKeys, nonNegativeInteger, optionError, positiveInteger } from "../jsonrpc/config-check.js";
 import { isObject } from "../jsonrpc/message.js";
+import { type AccessRule, parseAccess } from "./access.js";
 import { checkGlobs } from "./glob.js";
 
 /** How one upstream is reached: a command run over stdio, or a Streamable HTTP endpoint. */
@@ -57,10 +58,12 @@ export interface GatewayConfig {
   readonly upstreams: readonly UpstreamConfig[];
   /** Backoff of a crashed stdio upstream's restart. */
   readonly restart: { readonly initialDelayMs: number; readonly maxDelayMs: number };
+  /** Per-principal access rules (`undefined`: everyone may use everything). */
+  readonly access: readonly AccessRule[] | undefined;
 }
 
 const TOP_KEYS = ["mcpServers", "gateway"];
-const GATEWAY_KEYS = ["separator", "uriScheme", "restart", "defaults"];
+const GATEWAY_KEYS = ["separator", "uriScheme", "restart", "defaults", "access"];
 const POLICY_KEYS = [
   "tools",
   "readOnly",
@@ -147,6 +150,7 @@ export function parseGatewayConfig(input: unknown): GatewayConfig {
     uriScheme,
     upstreams: Object.freeze(upstreams),
     restart: Object.freeze({ initialDelayMs, maxDelayMs: Math.max(maxDelayMs, initialDelayMs) }),
+    access: parseAccess(gateway.access),
   });
 }
 

@@ -2,6 +2,7 @@ import { type Clock, systemClock } from "../jsonrpc/clock.js";
 import { optionError } from "../jsonrpc/config-check.js";
 import type { Implementation } from "../protocol/types/common.js";
 import { createServer, type Server, type ServerOptions, type ServerPlugin } from "../server/index.js";
+import { Access } from "./access.js";
 import { Bridge } from "./bridge.js";
 import { CatalogueBuilder } from "./catalogue.js";
 import { type GatewayConfig, parseGatewayConfig, type UpstreamConfig } from "./config.js";
@@ -98,14 +99,15 @@ export function createGateway(options: GatewayOptions): Server {
     Promise.allSettled([...list].filter((u) => u.config.start === "boot").map((u) => u.use())).then(() => {});
   for (const entry of config.upstreams) upstreams.set(entry.name, make(entry));
 
-  const deps: HandlerDeps = { upstreams: () => upstreams, names, catalogue, bridge };
+  let access = new Access(config.access);
+  const deps: HandlerDeps = { upstreams: () => upstreams, access: () => access, names, catalogue, bridge };
   const plugin: GatewayPlugin = {
     name: "gateway",
     // 2025-11-25 `resources/subscribe`: the upstream subscribes first, so a refusal reaches the client.
     async admit(call) {
       if (call.method !== "resources/subscribe") return;
       const uri = call.params.uri;
-      if (typeof uri === "string") await subscribeUpstream(deps, uri);
+      if (typeof uri === "string") await subscribeUpstream(deps, uri, call.identity);
     },
     ready: () => boot(upstreams.values()),
     async close() {
@@ -136,6 +138,7 @@ export function createGateway(options: GatewayOptions): Server {
       for (const [name, old] of upstreams) if (kept.get(name) !== old) stale.push(old);
       config = checked;
       upstreams = kept;
+      access = new Access(checked.access);
       notifyAll();
       await Promise.allSettled(stale.map((u) => u.close()));
       await boot([...kept.values()].filter((u) => u.state === "idle"));

@@ -4,6 +4,7 @@ import type { GetPromptResult } from "../protocol/types/prompts.js";
 import type { ReadResourceResult } from "../protocol/types/resources.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
 import { isInputRequired, type RequestContext, type ServerHandler } from "../server/index.js";
+import type { Access } from "./access.js";
 import type { Bridge } from "./bridge.js";
 import type { Catalogue, CatalogueBuilder } from "./catalogue.js";
 import type { Namespace } from "./names.js";
@@ -13,6 +14,8 @@ import type { Upstream } from "./upstream.js";
 /** What the handler reads of the gateway: its upstreams (replaced on reload), names, lists and bridge. */
 export interface HandlerDeps {
   upstreams(): ReadonlyMap<string, Upstream>;
+  /** The per-principal access rules in force. */
+  access(): Access;
   names: Namespace;
   catalogue: CatalogueBuilder;
   bridge: Bridge;
@@ -26,33 +29,45 @@ export interface HandlerDeps {
  */
 export function gatewayHandler(deps: HandlerDeps): ServerHandler {
   const { names, bridge } = deps;
-  const lists = async (): Promise<Catalogue> => {
-    const idle = [...deps.upstreams().values()].filter((u) => u.state === "idle" || u.state === "starting");
+  const lists = async (ctx: RequestContext): Promise<Catalogue> => {
+    const grant = deps.access().grant(ctx.identity);
+    const idle = [...deps.upstreams().values()].filter(
+      (u) => (u.state === "idle" || u.state === "starting") && grant.upstream(u.name),
+    );
     await Promise.allSettled(idle.map((u) => u.use()));
-    return deps.catalogue.build(deps.upstreams().values());
+    return deps.catalogue.build(deps.upstreams().values(), grant);
   };
-  const upstreamOf = (name: string | undefined, what: string, label: string): Upstream => {
+  // What the caller may not use is unknown to it, as a name no upstream serves.
+  const upstreamOf = (
+    name: string | undefined,
+    what: string,
+    label: string,
+    ctx: RequestContext,
+  ): Upstream => {
     const upstream = name === undefined ? undefined : deps.upstreams().get(name);
-    if (upstream === undefined) throw new JsonRpcError(-32602, `Unknown ${what}: ${label}`);
+    if (upstream === undefined || !deps.access().grant(ctx.identity).upstream(upstream.name)) {
+      throw new JsonRpcError(-32602, `Unknown ${what}: ${label}`);
+    }
     return upstream;
   };
   const progressOf = (ctx: RequestContext) => (p: { progress: number; total?: number; message?: string }) =>
     void ctx.progress(p.progress, p.total, p.message).catch(() => {});
 
   return {
-    listTools: async () => ({ tools: (await lists()).tools }),
-    listPrompts: async () => ({ prompts: (await lists()).prompts }),
-    listResources: async () => ({ resources: (await lists()).resources }),
-    listResourceTemplates: async () => ({ resourceTemplates: (await lists()).templates }),
+    listTools: async (_request, ctx) => ({ tools: (await lists(ctx)).tools }),
+    listPrompts: async (_request, ctx) => ({ prompts: (await lists(ctx)).prompts }),
+    listResources: async (_request, ctx) => ({ resources: (await lists(ctx)).resources }),
+    listResourceTemplates: async (_request, ctx) => ({ resourceTemplates: (await lists(ctx)).templates }),
 
     async callTool({ name, arguments: args }, ctx) {
       const split = names.splitName(name);
-      const upstream = upstreamOf(split?.upstream, "tool", name);
+      const upstream = upstreamOf(split?.upstream, "tool", name, ctx);
       const item = split?.item ?? "";
       if (ctx.requestState === undefined) {
         await upstream.use();
         const tool = upstream.lists.tools.find((t) => t.name === item);
-        if (tool === undefined || !deps.catalogue.serves(upstream, tool)) {
+        const granted = deps.access().grant(ctx.identity).tool(upstream.name, name);
+        if (tool === undefined || !granted || !deps.catalogue.serves(upstream, tool)) {
           throw new JsonRpcError(-32602, `Unknown tool: ${name}`);
         }
         checkArguments(upstream.name, upstream.config.policy, args);
@@ -70,7 +85,7 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
 
     async getPrompt({ name, arguments: args }, ctx) {
       const split = names.splitName(name);
-      const upstream = upstreamOf(split?.upstream, "prompt", name);
+      const upstream = upstreamOf(split?.upstream, "prompt", name, ctx);
       const item = split?.item ?? "";
       const answer = await bridge.round(upstream.name, ctx, (signal) =>
         upstream.call(
@@ -84,7 +99,7 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
 
     async readResource({ uri }, ctx) {
       const split = names.splitUri(uri);
-      const upstream = upstreamOf(split?.upstream, "resource", uri);
+      const upstream = upstreamOf(split?.upstream, "resource", uri, ctx);
       const inner = split?.uri ?? "";
       const answer = await bridge.round(upstream.name, ctx, (signal) =>
         upstream.call((client, options) => client.readResource(inner, options), signal),
@@ -98,14 +113,14 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
     },
 
     /** 2026-07-28: each resource URI a client listens for is subscribed on its upstream; one that fails is left out. */
-    async subscriptionFilter({ honourable }) {
+    async subscriptionFilter({ honourable }, ctx) {
       const uris = honourable.resourceSubscriptions;
       if (uris === undefined || uris.length === 0) return honourable;
       const kept: string[] = [];
       await Promise.all(
         uris.map(async (uri) => {
           if (
-            await subscribeUpstream(deps, uri).then(
+            await subscribeUpstream(deps, uri, ctx.identity).then(
               () => true,
               () => false,
             )
@@ -121,7 +136,12 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
       const split =
         ref.type === "ref/prompt" ? names.splitName(ref.name) : names.splitUri((ref as { uri: string }).uri);
       const label = ref.type === "ref/prompt" ? ref.name : (ref as { uri: string }).uri;
-      const upstream = upstreamOf(split?.upstream, ref.type === "ref/prompt" ? "prompt" : "resource", label);
+      const upstream = upstreamOf(
+        split?.upstream,
+        ref.type === "ref/prompt" ? "prompt" : "resource",
+        label,
+        ctx,
+      );
       const inner =
         ref.type === "ref/prompt"
           ? { ...ref, name: (split as { item: string }).item }
@@ -135,11 +155,16 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
 }
 
 /** Subscribes to a downstream resource URI on its upstream; `-32602` for a URI that names no upstream. */
-export async function subscribeUpstream(deps: HandlerDeps, uri: string): Promise<void> {
+export async function subscribeUpstream(deps: HandlerDeps, uri: string, identity: unknown): Promise<void> {
   const split = deps.names.splitUri(uri);
   const upstream = split === undefined ? undefined : deps.upstreams().get(split.upstream);
-  if (upstream === undefined || split === undefined)
+  if (
+    upstream === undefined ||
+    split === undefined ||
+    !deps.access().grant(identity).upstream(upstream.name)
+  ) {
     throw new JsonRpcError(-32602, `Unknown resource: ${uri}`);
+  }
   await upstream.subscribe(split.uri);
 }
 
