@@ -18,7 +18,7 @@ describe("gateway policy", () => {
       closers,
     );
     const names = (await client.listAllTools()).map((t) => t.name);
-    expect(names.filter((n) => n.startsWith("ro__"))).toEqual(["ro__echo"]);
+    expect(names.filter((n) => n.startsWith("ro__"))).toEqual(["ro__echo", "ro__pid"]);
     expect(names.filter((n) => n.startsWith("some__")).sort()).toEqual([
       "some__echo",
       "some__elicit",
