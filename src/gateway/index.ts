@@ -3,6 +3,7 @@
  * namespacing, policy, health and the era bridge for requests for input.
  */
 
+export type { AccessRule } from "./access.js";
 export {
   type GatewayConfig,
   parseGatewayConfig,
