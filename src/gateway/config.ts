@@ -30,6 +30,8 @@ export interface UpstreamPolicy {
   readonly maxResultBytes: number;
   /** Deadline of one call to this upstream. */
   readonly timeoutMs: number;
+  /** How long starting it may take (launch and handshake); past it, it is down and restarted later. */
+  readonly startTimeoutMs: number;
   /** Calls running at once against this upstream. */
   readonly maxConcurrent: number;
   /** Calls waiting for a slot against this upstream (past it: refused at once). */
@@ -70,6 +72,7 @@ const POLICY_KEYS = [
   "maxArgumentBytes",
   "maxResultBytes",
   "timeoutMs",
+  "startTimeoutMs",
   "maxConcurrent",
   "maxQueued",
 ];
@@ -97,6 +100,7 @@ export const DEFAULT_UPSTREAM_POLICY: UpstreamPolicy = Object.freeze({
   maxArgumentBytes: 1_000_000,
   maxResultBytes: 4_000_000,
   timeoutMs: 60_000,
+  startTimeoutMs: 10_000,
   maxConcurrent: 16,
   maxQueued: 256,
 });
@@ -226,6 +230,7 @@ function policyOf(input: { [key: string]: unknown }, key: string, base: Upstream
     ),
     maxResultBytes: positiveInteger(input.maxResultBytes, base.maxResultBytes, `${key}.maxResultBytes`),
     timeoutMs: positiveInteger(input.timeoutMs, base.timeoutMs, `${key}.timeoutMs`),
+    startTimeoutMs: positiveInteger(input.startTimeoutMs, base.startTimeoutMs, `${key}.startTimeoutMs`),
     maxConcurrent: positiveInteger(input.maxConcurrent, base.maxConcurrent, `${key}.maxConcurrent`),
     maxQueued: nonNegativeInteger(input.maxQueued, base.maxQueued, `${key}.maxQueued`),
   });

@@ -149,6 +149,8 @@ export class Upstream {
       onInputRequired: this.deps.resolver,
       callbackTimeoutMs: policy.timeoutMs,
       requestTimeoutMs: policy.timeoutMs,
+      // A server that never finishes its handshake holds a first list no longer than this.
+      connectTimeoutMs: policy.startTimeoutMs,
       versionFallback: "lenient",
       logLevel: "debug",
       onLog: (message) => this.deps.events.log(this, message),
@@ -157,7 +159,7 @@ export class Upstream {
     });
     try {
       await client.connect();
-      this.lists = await listAll(client);
+      this.lists = await listAll(client, policy.startTimeoutMs);
     } catch (error) {
       await client.close().catch(() => {});
       this.down(`it failed to start: ${describe(error)}${opened.why() ? ` (${opened.why()})` : ""}`);
@@ -268,13 +270,14 @@ export class Upstream {
   }
 }
 
-async function listAll(client: Client): Promise<UpstreamLists> {
+async function listAll(client: Client, timeoutMs?: number): Promise<UpstreamLists> {
   const caps = client.serverCapabilities ?? {};
+  const options = timeoutMs === undefined ? LIMITS : { ...LIMITS, timeoutMs };
   const [tools, prompts, resources, templates] = await Promise.all([
-    caps.tools ? client.listAllTools(LIMITS) : [],
-    caps.prompts ? client.listAllPrompts(LIMITS) : [],
-    caps.resources ? client.listAllResources(LIMITS) : [],
-    caps.resources ? client.listAllResourceTemplates(LIMITS).catch(() => []) : [],
+    caps.tools ? client.listAllTools(options) : [],
+    caps.prompts ? client.listAllPrompts(options) : [],
+    caps.resources ? client.listAllResources(options) : [],
+    caps.resources ? client.listAllResourceTemplates(options).catch(() => []) : [],
   ]);
   return { tools, prompts, resources, templates };
 }

@@ -94,4 +94,24 @@ describe("gateway health", () => {
       data: { upstream: "slow", reason: "upstream_timeout" },
     });
   });
+
+  it("lists the other upstreams when one never finishes its handshake: it is down past its startTimeoutMs, named in errors", async () => {
+    const { server, client } = await gatewayWithClient(
+      {
+        mute: { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], startTimeoutMs: 300 },
+        alpha: fixtureUpstream("alpha"),
+      },
+      { protocolVersion: MODERN_VERSION },
+      closers,
+    );
+    const tools = (await client.listAllTools()).map((t) => t.name);
+    expect(tools).toContain("alpha__echo");
+    expect(tools.some((name) => name.startsWith("mute__"))).toBe(false);
+    const gateway = server.plugin("gateway") as GatewayPlugin;
+    expect(gateway.status()[0]?.state).toBe("down");
+    await expect(client.callTool("mute__anything", {})).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('upstream "mute" is unavailable: it failed to start'),
+    });
+  });
 });
