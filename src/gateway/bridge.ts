@@ -122,7 +122,7 @@ export class Bridge {
     const state = ctx.requestState;
     if (!isObject(state) || typeof state.gatewayExchange !== "string") return undefined;
     const entry = this.parked.get(state.gatewayExchange);
-    if (entry === undefined || entry.exchange.identity !== ctx.identity) {
+    if (entry === undefined || entry.exchange.identity !== principalOf(ctx.identity)) {
       throw new JsonRpcError(-32602, "this input round is unknown or expired; call again", {
         reason: "round_expired",
       });
@@ -139,7 +139,7 @@ export class Bridge {
     work: (signal: AbortSignal) => Promise<unknown>,
   ): Exchange {
     const exchange = new Exchange(upstream);
-    exchange.identity = ctx.identity;
+    exchange.identity = principalOf(ctx.identity);
     exchange.log = ctx.log;
     let set = this.inflight.get(upstream);
     if (set === undefined) {
@@ -156,6 +156,22 @@ export class Bridge {
       }
     });
     return exchange;
+  }
+}
+
+/**
+ * Who a request comes from, comparable across requests: transports make a new identity object per request
+ * (mcpkit/auth's `requireBearer` does), so the principal is compared, or the identity as JSON.
+ */
+function principalOf(identity: unknown): unknown {
+  if (identity === undefined) return "";
+  if (typeof identity === "string") return `s:${identity}`;
+  if (isObject(identity) && typeof identity.principal === "string") return `p:${identity.principal}`;
+  try {
+    return `j:${JSON.stringify(identity)}`;
+  } catch {
+    // Not JSON (a cycle, a BigInt): only that very object goes on.
+    return identity;
   }
 }
 

@@ -29,7 +29,7 @@ export class Exchange {
   readonly controller = new AbortController();
   /** The downstream client's capabilities, as its latest round said. */
   capabilities: ClientCapabilities = {};
-  /** The downstream principal that started it: only its rounds may go on with it. */
+  /** The downstream principal that started it (as a comparable key): only its rounds may go on with it. */
   identity: unknown;
   /** Where the upstream's log messages go while it runs: the first round's `ctx.log`. */
   log: RequestContext["log"] | undefined;
