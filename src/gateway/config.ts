@@ -2,6 +2,7 @@ import { checkKeys, nonNegativeInteger, optionError, positiveInteger } from "../
 import { isObject } from "../jsonrpc/message.js";
 import { type AccessRule, parseAccess } from "./access.js";
 import { checkGlobs } from "./glob.js";
+import { isPrivateAddress } from "./private-address.js";
 
 /** How one upstream is reached: a command run over stdio, or a Streamable HTTP endpoint. */
 export type UpstreamTarget =
@@ -87,7 +88,7 @@ const DESKTOP_KEYS = [
   "description",
 ];
 const STDIO_KEYS = ["command", "args", "env", "cwd", "inheritEnv", "start", ...POLICY_KEYS, ...DESKTOP_KEYS];
-const HTTP_KEYS = ["url", "headers", "start", ...POLICY_KEYS, ...DESKTOP_KEYS];
+const HTTP_KEYS = ["url", "headers", "allowPrivateAddress", "start", ...POLICY_KEYS, ...DESKTOP_KEYS];
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const SEPARATOR = /^[A-Za-z0-9_.-]{1,4}$/;
 const SCHEME = /^[a-z][a-z0-9+.-]{0,31}$/;
@@ -199,6 +200,15 @@ function upstreamOf(
     const url = stringAt(entry.url, `${key}.url`) ?? "";
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
       throw optionError(`${key}.url`, "must be an http or https URL");
+    }
+    if (entry.allowPrivateAddress !== undefined && typeof entry.allowPrivateAddress !== "boolean") {
+      throw optionError(`${key}.allowPrivateAddress`, "must be a boolean");
+    }
+    if (entry.allowPrivateAddress !== true && isPrivateAddress(new URL(url).hostname)) {
+      throw optionError(
+        `${key}.url`,
+        "names a private or link-local address (cloud metadata lives there); set allowPrivateAddress: true to mean it",
+      );
     }
     target = Object.freeze({
       kind: "http" as const,

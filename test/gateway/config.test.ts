@@ -104,3 +104,31 @@ describe("tool policy", () => {
     expect([tool("a", true), tool("b", false), tool("c")].filter(readOnly).map((t) => t.name)).toEqual(["a"]);
   });
 });
+
+describe("HTTP upstreams at private addresses", () => {
+  it.each([
+    "10.0.0.5",
+    "172.16.1.1",
+    "192.168.1.10",
+    "169.254.169.254",
+    "[fd00::1]",
+    "[fe80::1]",
+    "[::ffff:10.1.2.3]",
+  ])("refuses %s unless allowPrivateAddress says so", (host) => {
+    const url = `http://${host}:8080/mcp`;
+    const error = configError(() => parseGatewayConfig({ mcpServers: { a: { url } } }));
+    expect(error.details).toEqual({ key: "mcpServers.a.url" });
+    expect(
+      parseGatewayConfig({ mcpServers: { a: { url, allowPrivateAddress: true } } }).upstreams,
+    ).toHaveLength(1);
+  });
+
+  it.each(["127.0.0.1", "[::1]", "localhost", "mcp.example.com", "8.8.8.8", "172.32.0.1"])(
+    "takes %s",
+    (host) => {
+      expect(
+        parseGatewayConfig({ mcpServers: { a: { url: `https://${host}/mcp` } } }).upstreams,
+      ).toHaveLength(1);
+    },
+  );
+});
