@@ -7,6 +7,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2Transport,
+} from "@modelcontextprotocol/client";
 import { Client as OfficialClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -18,6 +22,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createGateway } from "../../src/gateway/index.js";
 import { serve } from "../../src/node/serve.js";
 import { LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
+import { validatingFetch } from "../support/validating-fetch.js";
+import { WireValidator } from "../support/wire-schema.js";
 import { gatewayWithClient } from "./support.js";
 
 const require = createRequire(import.meta.url);
@@ -126,3 +132,37 @@ describe("the gateway to the official v1 client over HTTP", () => {
     expect(text(asked)).toBe("sampled | Ada | file:///work");
   });
 });
+
+describe.each([MODERN_VERSION, LEGACY_VERSION] as const)(
+  "the gateway to the official v2 client (%s) over HTTP",
+  (era) => {
+    it("lists, calls, and answers a 2025 upstream's sampling, elicitation and roots, every message valid for its era", async () => {
+      const server = createGateway({ config: { mcpServers: upstreams() } });
+      closers.push(() => server.close());
+      const handle = await serve(server);
+      closers.push(() => handle.close());
+      const client = new V2Client(
+        { name: "official-v2", version: "2.4.0" },
+        {
+          capabilities: { sampling: {}, elicitation: {}, roots: {} },
+          versionNegotiation: { mode: era === MODERN_VERSION ? { pin: MODERN_VERSION } : "legacy" },
+        },
+      );
+      client.setRequestHandler("sampling/createMessage", async () => answers.onSampling());
+      client.setRequestHandler("elicitation/create", async () => answers.onElicitation());
+      client.setRequestHandler("roots/list", async () => answers.onRoots());
+      const wire = validatingFetch(new WireValidator(era));
+      await client.connect(new V2Transport(new URL(handle.url), { fetch: wire.fetch }));
+      closers.push(() => client.close());
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain("v1__ask");
+      expect(text(await client.callTool({ name: "everything__echo", arguments: { message: "v2" } }))).toBe(
+        "Echo: v2",
+      );
+      expect(text(await client.callTool({ name: "v1__ask", arguments: {} }))).toBe(
+        "sampled | Ada | file:///work",
+      );
+      expect(wire.errors).toEqual([]);
+    });
+  },
+);
