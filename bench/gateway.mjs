@@ -2,9 +2,16 @@
  * `npm run bench:gateway`: the per-call cost of the gateway, in one run. The same stdio upstream (an mcpkit
  * server, test/fixtures/stdio/mcp-server.mjs, its `add` tool) is called directly by an mcpkit client, and
  * through `createGateway` by a client in process and by one over Streamable HTTP on 127.0.0.1, both eras.
- * Sequential calls (latency: p50, p99) then 16 concurrent callers (calls/s). Uses the built package (dist/).
+ * Sequential calls (latency: p50, p99) then 16 concurrent callers (calls/s). Then the same upstream exposed over
+ * Streamable HTTP by supergateway (--stateful) and mcp-proxy, next to `mcpkit gateway`, each its own process,
+ * called by the same mcpkit client in 2025-11-25. Uses the built package (dist/).
  * Env: BENCH_CALLS (default 2,000 per row).
  */
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "../dist/client/index.js";
 import { createGateway } from "../dist/gateway/index.js";
@@ -79,3 +86,84 @@ for (const era of ["2026-07-28", "2025-11-25"]) {
   await handle.close();
   await gateway.close();
 }
+
+/** A free port on 127.0.0.1. */
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a bridge process and connects a 2025-11-25 client to its URL once it answers. */
+async function bridged(name, command, args, url, tool) {
+  const child = spawn(process.execPath, [command, ...args], { stdio: ["ignore", "ignore", "ignore"] });
+  try {
+    let client;
+    for (let attempt = 0; ; attempt++) {
+      client = new Client({
+        transport: new StreamableHttpClientTransport({ url, http: nodeHttp() }),
+        clientInfo,
+        protocolVersion: "2025-11-25",
+        versionFallback: "lenient",
+      });
+      try {
+        await client.connect();
+        break;
+      } catch (error) {
+        if (attempt > 100) throw error;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    row(`${name} -> stdio (2025-11-25)`, await measure(client, tool));
+    await client.close();
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
+
+const modules = (path) => fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url));
+let port = await freePort();
+await bridged(
+  "supergateway 4.0.0 --stateful",
+  modules("supergateway/dist/index.js"),
+  [
+    "--stdio",
+    `${process.execPath} ${UPSTREAM}`,
+    "--outputTransport",
+    "streamableHttp",
+    "--stateful",
+    "--port",
+    String(port),
+    "--logLevel",
+    "none",
+  ],
+  `http://127.0.0.1:${port}/mcp`,
+  "add",
+);
+port = await freePort();
+await bridged(
+  "mcp-proxy 6.7.19",
+  modules("mcp-proxy/dist/bin/mcp-proxy.mjs"),
+  ["--port", String(port), "--host", "127.0.0.1", "--server", "stream", "--", process.execPath, UPSTREAM],
+  `http://127.0.0.1:${port}/mcp`,
+  "add",
+);
+port = await freePort();
+const config = join(tmpdir(), `mcpkit-bench-gateway-${process.pid}.json`);
+writeFileSync(
+  config,
+  JSON.stringify({
+    mcpServers: { up: { command: process.execPath, args: [UPSTREAM], start: "boot", maxConcurrent: 32 } },
+  }),
+);
+await bridged(
+  "mcpkit gateway",
+  fileURLToPath(new URL("../dist/cli/main.js", import.meta.url)),
+  ["gateway", "--config", config, "--port", String(port), "--no-watch"],
+  `http://127.0.0.1:${port}/mcp`,
+  "up__add",
+);
