@@ -145,16 +145,14 @@ export function createGateway(options: GatewayOptions): Server {
     },
   };
 
-  const upstreamCount = Math.max(1, config.upstreams.length);
-  const perUpstream = Math.max(
-    ...config.upstreams.map((u) => u.policy.maxConcurrent + u.policy.maxQueued),
-    0,
-  );
+  // A call waiting in an upstream's limiter holds an engine slot: the engine has one for every call the limiters
+  // admit (running and queued), plus room for lists, so a hung upstream fills its own limiter and nothing else.
+  // The sizes are fixed at creation: upstreams a reload adds share the headroom.
+  const admitted = config.upstreams.reduce((sum, u) => sum + u.policy.maxConcurrent + u.policy.maxQueued, 0);
   const slowest = Math.max(...config.upstreams.map((u) => u.policy.timeoutMs), 60_000);
   server = createServer({
-    // One hung upstream fills its own limiter, never the engine's slots: the engine has room for them all.
-    maxConcurrentHandlers: Math.max(32, upstreamCount * 16),
-    maxQueuedHandlers: Math.max(1_024, perUpstream),
+    maxConcurrentHandlers: Math.max(256, admitted + 64),
+    maxQueuedHandlers: 1_024,
     // An upstream's own deadline ends its calls first, with an error naming it.
     handlerTimeoutMs: slowest + 5_000,
     ...rest,

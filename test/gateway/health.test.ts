@@ -114,4 +114,25 @@ describe("gateway health", () => {
       message: expect.stringContaining('upstream "mute" is unavailable: it failed to start'),
     });
   });
+
+  it("keeps a hung upstream's waiting calls out of the engine's way: the server has a slot for every upstream's calls", async () => {
+    const { server, client } = await gatewayWithClient(
+      {
+        slow: fixtureUpstream("slow", { start: "boot", maxConcurrent: 2, maxQueued: 40 }),
+        fast: fixtureUpstream("fast", { start: "boot" }),
+      },
+      { protocolVersion: MODERN_VERSION },
+      closers,
+    );
+    const gateway = server.plugin("gateway") as GatewayPlugin;
+    const controller = new AbortController();
+    const hung = Array.from({ length: 42 }, () =>
+      client.callTool("slow__hang", {}, { signal: controller.signal }).catch(() => undefined),
+    );
+    await eventually(() => gateway.status()[0]?.queued === 40);
+    expect(server.queuedHandlers).toBe(0);
+    expect(text(await client.callTool("fast__echo", { text: "free" }))).toBe("fast: free");
+    controller.abort();
+    await Promise.all(hung);
+  });
 });
