@@ -1,7 +1,13 @@
 import { type Clock, systemClock } from "../jsonrpc/clock.js";
 import { optionError } from "../jsonrpc/config-check.js";
 import type { Implementation } from "../protocol/types/common.js";
-import { createServer, type Server, type ServerOptions, type ServerPlugin } from "../server/index.js";
+import {
+  createServer,
+  type Server,
+  type ServerLogger,
+  type ServerOptions,
+  type ServerPlugin,
+} from "../server/index.js";
 import { Access } from "./access.js";
 import { Bridge } from "./bridge.js";
 import { CatalogueBuilder } from "./catalogue.js";
@@ -80,6 +86,7 @@ export function createGateway(options: GatewayOptions): Server {
   });
   let upstreams = new Map<string, Upstream>();
   let server: Server | undefined;
+  let logger: ServerLogger | undefined;
   const notifyAll = () => {
     for (const family of ["tools", "prompts", "resources"] as const) void server?.notifyListChanged(family);
   };
@@ -94,6 +101,7 @@ export function createGateway(options: GatewayOptions): Server {
       events,
       restart: config.restart,
       resolver: bridge.resolver(entry.name),
+      log: (message, details) => logger?.warn(message, details),
     });
   const boot = (list: Iterable<Upstream>) =>
     Promise.allSettled([...list].filter((u) => u.config.start === "boot").map((u) => u.use())).then(() => {});
@@ -103,6 +111,9 @@ export function createGateway(options: GatewayOptions): Server {
   const deps: HandlerDeps = { upstreams: () => upstreams, access: () => access, names, catalogue, bridge };
   const plugin: GatewayPlugin = {
     name: "gateway",
+    setup(host) {
+      logger = host.logger;
+    },
     // 2025-11-25 `resources/subscribe`: the upstream subscribes first, so a refusal reaches the client.
     async admit(call) {
       if (call.method !== "resources/subscribe") return;

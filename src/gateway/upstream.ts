@@ -36,6 +36,8 @@ export interface UpstreamDeps {
   restart: { readonly initialDelayMs: number; readonly maxDelayMs: number };
   /** Answers the upstream's requests for input (sampling, elicitation, roots) by asking a downstream client. */
   resolver: InputResolver;
+  /** Where what only an operator should read goes (the server's logger). */
+  log(message: string, details: { [key: string]: unknown }): void;
 }
 
 const EMPTY: UpstreamLists = Object.freeze({ tools: [], prompts: [], resources: [], templates: [] });
@@ -162,7 +164,13 @@ export class Upstream {
       this.lists = await listAll(client, policy.startTimeoutMs);
     } catch (error) {
       await client.close().catch(() => {});
-      this.down(`it failed to start: ${describe(error)}${opened.why() ? ` (${opened.why()})` : ""}`);
+      // The client hears the kind of failure; the details (which may quote the server's stderr) go to the log.
+      this.deps.log(`upstream "${this.name}" failed to start`, {
+        upstream: this.name,
+        error: describe(error),
+      });
+      const kind = error instanceof McpkitError ? ` (${error.code})` : "";
+      this.down(`it failed to start${kind}${opened.why() ? `: ${opened.why()}` : ""}`);
       throw this.unavailable(this.downReason ?? "");
     }
     if (this.closed) {

@@ -135,4 +135,28 @@ describe("gateway health", () => {
     controller.abort();
     await Promise.all(hung);
   });
+
+  it("keeps what a failing upstream wrote to stderr out of the client's error, and in the operator's log", async () => {
+    const logged: unknown[] = [];
+    const { client } = await gatewayWithClient(
+      { leaky: { command: process.execPath, args: ["-e", "console.error('SECRET-123'); process.exit(1)"] } },
+      { protocolVersion: MODERN_VERSION },
+      closers,
+      {
+        logger: {
+          warn: (...args: unknown[]) => logged.push(args),
+          error: (...args: unknown[]) => logged.push(args),
+        },
+      },
+    );
+    const error = await client.callTool("leaky__x", {}).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: -32603,
+      data: { upstream: "leaky", reason: "upstream_unavailable" },
+    });
+    expect((error as Error).message).toMatch(/^upstream "leaky" is unavailable: it failed to start/);
+    expect(JSON.stringify(error)).not.toContain("SECRET-123");
+    expect((error as Error).message).not.toContain("SECRET-123");
+    expect(JSON.stringify(logged)).toContain("SECRET-123");
+  });
 });
