@@ -254,9 +254,9 @@ export class Upstream {
 
   /** An upstream's own JSON-RPC error passes on as it is; anything else names the upstream. */
   private translate(error: unknown): unknown {
-    if (error instanceof JsonRpcError) return error;
+    if (error instanceof JsonRpcError) return this.upstreamError(error);
     if (error instanceof McpkitError) {
-      if (error.cause instanceof JsonRpcError) return error.cause;
+      if (error.cause instanceof JsonRpcError) return this.upstreamError(error.cause);
       if (error.code === "TIMEOUT") {
         return new JsonRpcError(-32603, `upstream "${this.name}" did not answer in time`, {
           upstream: this.name,
@@ -268,6 +268,24 @@ export class Upstream {
       }
     }
     return error;
+  }
+
+  /**
+   * An upstream's JSON-RPC error passes on as it is (unknown tool, bad params, resource not found), but for
+   * `-32603` and the generic `-32000`, whose text is the upstream's internals: the client gets a generic one
+   * naming the upstream (the `gateway` preset's rule), the server's logger the original.
+   */
+  private upstreamError(error: JsonRpcError): JsonRpcError {
+    if (error.code !== -32603 && error.code !== -32000) return error;
+    this.deps.log(`upstream "${this.name}" answered an internal error`, {
+      upstream: this.name,
+      code: error.code,
+      message: error.message,
+    });
+    return new JsonRpcError(-32603, `upstream "${this.name}" failed with an internal error`, {
+      upstream: this.name,
+      reason: "upstream_internal_error",
+    });
   }
 
   private unavailable(reason: string): JsonRpcError {

@@ -107,6 +107,17 @@ describe.each([MODERN_VERSION, LEGACY_VERSION] as const)("the gateway to an mcpk
     const elicited = await client.callTool("everything__trigger-elicitation-request", {});
     expect(JSON.stringify(elicited.content)).toContain("Ada");
   });
+
+  it("keeps an upstream's internal error text from the client (the gateway preset)", async () => {
+    const { client } = await gatewayWithClient(upstreams(), { protocolVersion: era }, closers);
+    const error = await client.callTool("v1__boom", {}).catch((e: unknown) => e);
+    expect(JSON.stringify(error)).not.toContain("hunter2");
+    expect((error as Error).message).not.toContain("hunter2");
+    expect(error).toMatchObject({
+      code: -32603,
+      data: { upstream: "v1", reason: "upstream_internal_error" },
+    });
+  });
 });
 
 describe("the gateway to the official v1 client over HTTP", () => {
