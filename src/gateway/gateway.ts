@@ -1,3 +1,4 @@
+import { type HttpAuthProvider, isAuthProvider } from "../http/index.js";
 import { type Clock, systemClock } from "../jsonrpc/clock.js";
 import { optionError } from "../jsonrpc/config-check.js";
 import type { Implementation } from "../protocol/types/common.js";
@@ -27,6 +28,15 @@ export interface GatewayOptions
   maxParkedCalls?: number;
   /** How long a call waits for the client's next input round (default 120,000 ms). */
   inputRoundTimeoutMs?: number;
+  /**
+   * Credentials of HTTP upstreams beyond their static `headers`, by upstream name: an `HttpAuthProvider`, such as
+   * mcpkit/auth's `OAuthClient` with a machine grant (`client_credentials`) and its own token store, so each
+   * upstream has its own tokens. A name that is no HTTP upstream of the config is refused (`INVALID_CONFIG`).
+   *
+   * @example
+   * authProviders: { search: new OAuthClient({ grant: { type: "client_credentials", clientId, clientSecret } }) }
+   */
+  authProviders?: { readonly [upstream: string]: HttpAuthProvider };
   /** The clock of restarts and round expiries (tests pass a manual one). */
   clock?: Clock;
 }
@@ -75,8 +85,18 @@ export interface GatewayPlugin extends ServerPlugin {
  * serveStdio(server);
  */
 export function createGateway(options: GatewayOptions): Server {
-  const { config: input, serverInfo, maxParkedCalls, inputRoundTimeoutMs, clock, plugins, ...rest } = options;
+  const {
+    config: input,
+    serverInfo,
+    maxParkedCalls,
+    inputRoundTimeoutMs,
+    clock,
+    plugins,
+    authProviders,
+    ...rest
+  } = options;
   let config = parseGatewayConfig(input);
+  checkAuthProviders(authProviders, config);
   const time = clock ?? systemClock;
   const names = new Namespace(config.separator, config.uriScheme);
   const catalogue = new CatalogueBuilder(names);
@@ -101,6 +121,7 @@ export function createGateway(options: GatewayOptions): Server {
       events,
       restart: config.restart,
       resolver: bridge.resolver(entry.name),
+      authProvider: authProviders?.[entry.name],
       log: (message, details) => logger?.warn(message, details),
     });
   const boot = (list: Iterable<Upstream>) =>
@@ -134,6 +155,7 @@ export function createGateway(options: GatewayOptions): Server {
         queued: u.limiter.queued,
       })),
     async reload(next) {
+      // Auth providers of upstreams a reload removes stay unused.
       const checked: GatewayConfig = parseGatewayConfig(next);
       if (checked.separator !== config.separator || checked.uriScheme !== config.uriScheme) {
         throw optionError("gateway", "separator and uriScheme cannot change on reload; restart the gateway");
@@ -175,4 +197,21 @@ export function createGateway(options: GatewayOptions): Server {
     plugins: [plugin, ...(plugins ?? [])],
   });
   return server;
+}
+
+/** Each auth provider names an HTTP upstream of the config, and is one. */
+function checkAuthProviders(
+  providers: { readonly [upstream: string]: HttpAuthProvider } | undefined,
+  config: GatewayConfig,
+): void {
+  if (providers === undefined) return;
+  for (const [name, provider] of Object.entries(providers)) {
+    const upstream = config.upstreams.find((u) => u.name === name);
+    if (upstream?.target.kind !== "http") {
+      throw optionError(`authProviders.${name}`, "names no HTTP upstream of the config");
+    }
+    if (!isAuthProvider(provider)) {
+      throw optionError(`authProviders.${name}`, "must have headers() and onChallenge()");
+    }
+  }
 }

@@ -1,4 +1,4 @@
-import { StreamableHttpClientTransport } from "../http/index.js";
+import { type HttpAuthProvider, StreamableHttpClientTransport } from "../http/index.js";
 import { nodeHttp } from "../node/index.js";
 import { launchStdio } from "../stdio/index.js";
 import type { Transport } from "../transports/transport.js";
@@ -18,13 +18,19 @@ const NEVER = new Promise<void>(() => {});
 /**
  * Opens the transport of one upstream: a subprocess under the `gateway` stdio preset (only the variables the
  * config lists, plus `inheritEnv` of the gateway's own; stderr kept as a tail for errors, never logged), or
- * Streamable HTTP on `node:http` with the config's static headers.
+ * Streamable HTTP on `node:http` with the config's static headers and, when the gateway was given one for this
+ * upstream, its auth provider (an `OAuthClient` of mcpkit/auth, with its own token store).
  */
-export function openUpstream(target: UpstreamTarget, timeoutMs: number): UpstreamTransport {
+export function openUpstream(
+  target: UpstreamTarget,
+  timeoutMs: number,
+  authProvider: HttpAuthProvider | undefined,
+): UpstreamTransport {
   if (target.kind === "http") {
     const transport = new StreamableHttpClientTransport({
       url: target.url,
       headers: { ...target.headers },
+      ...(authProvider === undefined ? {} : { authProvider }),
       http: nodeHttp(),
       policy: { preset: "gateway", requestTimeoutMs: timeoutMs, receiveTimeoutMs: timeoutMs },
       logger: { warn: () => {} },

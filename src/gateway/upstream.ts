@@ -1,4 +1,5 @@
 import { Client, type InputResolver } from "../client/index.js";
+import type { HttpAuthProvider } from "../http/index.js";
 import type { Clock } from "../jsonrpc/clock.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import type { LoggingMessageParams } from "../protocol/types/lifecycle.js";
@@ -36,6 +37,8 @@ export interface UpstreamDeps {
   restart: { readonly initialDelayMs: number; readonly maxDelayMs: number };
   /** Answers the upstream's requests for input (sampling, elicitation, roots) by asking a downstream client. */
   resolver: InputResolver;
+  /** The credentials of an HTTP upstream beyond its static headers (an `OAuthClient`), if any. */
+  authProvider: HttpAuthProvider | undefined;
   /** Where what only an operator should read goes (the server's logger). */
   log(message: string, details: { [key: string]: unknown }): void;
 }
@@ -143,7 +146,7 @@ export class Upstream {
 
   private async connect(): Promise<Client> {
     const { policy, target } = this.config;
-    const opened = openUpstream(target, policy.timeoutMs);
+    const opened = openUpstream(target, policy.timeoutMs, this.deps.authProvider);
     const client = new Client({
       transport: opened.transport,
       clientInfo: { name: "mcpkit-gateway", version: "0.1.0" },

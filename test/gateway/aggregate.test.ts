@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { createGateway } from "../../src/gateway/index.js";
 import { serve } from "../../src/node/serve.js";
 import { LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
 import { ServerBuilder } from "../../src/server/index.js";
+import { configError } from "../support/config-error.js";
 import { eventually, fixtureUpstream, gatewayWithClient } from "./support.js";
 
 const closers: Array<() => Promise<unknown>> = [];
@@ -126,5 +128,46 @@ describe("an upstream over Streamable HTTP", () => {
     expect(text(await client.callTool("remote__whoami", {}))).toBe("upstream-secret");
     expect(text(await client.callTool("local__echo", { text: "x" }))).toBe("local: x");
     expect(seen.length).toBeGreaterThan(0);
+  });
+});
+
+describe("per-upstream credentials", () => {
+  it("sends an HTTP upstream's auth provider's headers (an OAuthClient's place), and refuses one for no HTTP upstream", async () => {
+    const upstream = new ServerBuilder({ serverInfo: { name: "remote", version: "1" } })
+      .tool({ name: "whoami", inputSchema: { type: "object" } }, (_args, ctx) => ({
+        content: [{ type: "text", text: String((ctx.identity as { token?: string } | undefined)?.token) }],
+      }))
+      .build();
+    const handle = await serve(upstream, {
+      handler: {
+        authenticate: (request) => {
+          const header = request.headers.get("authorization");
+          return header?.startsWith("Bearer ") ? { token: header.slice(7) } : undefined;
+        },
+      },
+    });
+    closers.push(() => handle.close());
+    let asked = 0;
+    const provider = {
+      headers: () => {
+        asked++;
+        return { authorization: "Bearer from-provider" };
+      },
+      onChallenge: () => false,
+    };
+    const { client } = await gatewayWithClient(
+      { remote: { url: handle.url } },
+      { protocolVersion: MODERN_VERSION },
+      closers,
+      { authProviders: { remote: provider } },
+    );
+    expect(text(await client.callTool("remote__whoami", {}))).toBe("from-provider");
+    expect(asked).toBeGreaterThan(0);
+    const local = { mcpServers: { local: fixtureUpstream("local") } };
+    expect(
+      configError(() => createGateway({ config: local, authProviders: { local: provider } })).details,
+    ).toEqual({
+      key: "authProviders.local",
+    });
   });
 });
