@@ -1,4 +1,5 @@
 import { type FSWatcher, readFileSync, watch } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createGateway, type GatewayPlugin } from "../gateway/index.js";
 import { McpkitError } from "../jsonrpc/errors.js";
@@ -151,11 +152,17 @@ function readConfig(file: string): unknown {
   }
 }
 
-/** Watches the file; an editor's burst of events becomes one reload, 100 ms after the last. */
+/**
+ * Watches the file's folder for the file: editors and deploy tools often replace a file (write aside, rename over
+ * it), which a watch of the file itself would not see past the first time. A burst of events becomes one reload,
+ * 100 ms after the last.
+ */
 function watchFile(file: string, changed: () => void): FSWatcher | undefined {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const name = basename(file);
   try {
-    return watch(file, { persistent: false }, () => {
+    return watch(dirname(resolve(file)), { persistent: false }, (_event, changedName) => {
+      if (changedName !== null && changedName !== name) return;
       if (timer !== undefined) clearTimeout(timer);
       timer = setTimeout(changed, 100);
     });

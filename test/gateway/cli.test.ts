@@ -3,7 +3,7 @@
  * `--stdio` for a desktop client, and the config reloaded on SIGHUP and on a change of the file without
  * touching the upstreams whose entry did not change.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -101,6 +101,17 @@ describe("mcpkit gateway", () => {
     // The file watch: beta removed, alpha untouched.
     writeConfig("reload.json", { alpha: fixtureUpstream("alpha", { start: "boot" }) });
     await eventually(async () => !(await client.listAllTools()).some((t) => t.name.startsWith("beta__")));
+    expect(text(await client.callTool("alpha__pid", {}))).toBe(pid);
+
+    // A file replaced as editors do (written aside, renamed over it) is seen too, and again after that.
+    for (const name of ["gamma", "delta"]) {
+      const aside = writeConfig(`reload.${name}.tmp`, {
+        alpha: fixtureUpstream("alpha", { start: "boot" }),
+        [name]: fixtureUpstream(name, { start: "boot" }),
+      });
+      renameSync(aside, file);
+      await eventually(async () => (await client.listAllTools()).some((t) => t.name === `${name}__echo`));
+    }
     expect(text(await client.callTool("alpha__pid", {}))).toBe(pid);
   });
 
