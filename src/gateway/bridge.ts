@@ -6,8 +6,15 @@ import { isObject } from "../jsonrpc/message.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
 import type { InputRequests } from "../protocol/types/input.js";
 import type { LoggingMessageParams } from "../protocol/types/lifecycle.js";
+import type { CallToolResult } from "../protocol/types/tools.js";
 import { MODERN_VERSION } from "../protocol/versions.js";
-import { type InputRequired, inputRequired, type RequestContext } from "../server/index.js";
+import {
+  type InputRequired,
+  inputRequired,
+  type RequestContext,
+  runAsTask,
+  type TaskRun,
+} from "../server/index.js";
 import { Exchange } from "./exchange.js";
 
 /** The bounds of the bridge. */
@@ -106,6 +113,30 @@ export class Bridge {
     const exchange = this.inflight.get(upstream)?.values().next().value;
     const logger = message.logger === undefined ? upstream : `${upstream}/${message.logger}`;
     exchange?.log?.(message.level, message.data, logger).catch(() => {});
+  }
+
+  /**
+   * Runs a `tools/call` the client made as a task (the gateway's `tasks` option on): the upstream is called as
+   * for any call, and its requests for input become the task's (`input_required`, answered with `tasks/update` in
+   * 2026-07-28, or as requests on `tasks/result` in 2025-11-25); cancelling the task cancels the upstream call.
+   */
+  task(upstream: string, ctx: RequestContext, work: (signal: AbortSignal) => Promise<unknown>): TaskRun {
+    return runAsTask(async (task) => {
+      const exchange = this.begin(upstream, ctx, work);
+      exchange.capabilities = ctx.clientCapabilities;
+      const abort = () => exchange.abort(task.signal.reason);
+      task.signal.addEventListener("abort", abort, { once: true });
+      try {
+        for (;;) {
+          const event = await exchange.next();
+          if (event.kind === "done") return event.value as CallToolResult;
+          if (event.kind === "failed") throw event.error;
+          exchange.answer(await task.input(event.requests));
+        }
+      } finally {
+        task.signal.removeEventListener("abort", abort);
+      }
+    });
   }
 
   /** Abandons every operation in flight. */

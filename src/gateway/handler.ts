@@ -72,15 +72,20 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
         }
         checkArguments(upstream.name, upstream.config.policy, args);
       }
-      const answer = await bridge.round(upstream.name, ctx, (signal) =>
+      const finish = (answer: unknown) =>
+        mapLinks(checkResult(upstream.name, upstream.config.policy, answer as CallToolResult), (uri) =>
+          names.uri(upstream.name, uri),
+        );
+      const work = (signal: AbortSignal) =>
         upstream.call(
           (client, options) => client.callTool(item, args, { ...options, onProgress: progressOf(ctx) }),
           signal,
-        ),
-      );
+        );
+      // A call the client made as a task (the gateway's `tasks` option on) runs as the gateway's task.
+      if (ctx.taskAugmented) return bridge.task(upstream.name, ctx, (signal) => work(signal).then(finish));
+      const answer = await bridge.round(upstream.name, ctx, work);
       if (!isAnswer(answer)) return answer as never;
-      const result = checkResult(upstream.name, upstream.config.policy, answer as CallToolResult);
-      return mapLinks(result, (uri) => names.uri(upstream.name, uri));
+      return finish(answer);
     },
 
     async getPrompt({ name, arguments: args }, ctx) {
