@@ -1,6 +1,6 @@
 import { type HttpAuthProvider, isAuthProvider } from "../http/index.js";
 import { type Clock, systemClock } from "../jsonrpc/clock.js";
-import { optionError } from "../jsonrpc/config-check.js";
+import { optionError, positiveInteger } from "../jsonrpc/config-check.js";
 import type { Implementation } from "../protocol/types/common.js";
 import {
   createServer,
@@ -101,18 +101,24 @@ export function createGateway(options: GatewayOptions): Server {
   const names = new Namespace(config.separator, config.uriScheme);
   const catalogue = new CatalogueBuilder(names);
   const bridge = new Bridge(time, {
-    maxParked: maxParkedCalls ?? 256,
-    roundTimeoutMs: inputRoundTimeoutMs ?? 120_000,
+    maxParked: positiveInteger(maxParkedCalls, 256, "maxParkedCalls", "gateway option "),
+    roundTimeoutMs: positiveInteger(inputRoundTimeoutMs, 120_000, "inputRoundTimeoutMs", "gateway option "),
   });
   let upstreams = new Map<string, Upstream>();
   let server: Server | undefined;
   let logger: ServerLogger | undefined;
+  // A cluster whose bus cannot be reached rejects after the local delivery: logged, never unhandled.
+  const published = (what: string) => (error: unknown) =>
+    logger?.warn(`could not publish ${what}`, { error });
   const notifyAll = () => {
-    for (const family of ["tools", "prompts", "resources"] as const) void server?.notifyListChanged(family);
+    for (const family of ["tools", "prompts", "resources"] as const) {
+      server?.notifyListChanged(family).catch(published(`${family} list_changed`));
+    }
   };
   const events: UpstreamEvents = {
     changed: () => notifyAll(),
-    resourceUpdated: (upstream, uri) => void server?.notifyResourceUpdated(names.uri(upstream.name, uri)),
+    resourceUpdated: (upstream, uri) =>
+      server?.notifyResourceUpdated(names.uri(upstream.name, uri)).catch(published("a resource update")),
     log: (upstream, message) => bridge.log(upstream.name, message),
   };
   const make = (entry: UpstreamConfig) =>

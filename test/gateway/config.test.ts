@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseGatewayConfig } from "../../src/gateway/config.js";
 import { globMatcher } from "../../src/gateway/glob.js";
+import { createGateway } from "../../src/gateway/index.js";
 import { toolFilter } from "../../src/gateway/policy.js";
 import { configError } from "../support/config-error.js";
 
@@ -131,4 +132,15 @@ describe("HTTP upstreams at private addresses", () => {
       ).toHaveLength(1);
     },
   );
+});
+
+describe("createGateway options", () => {
+  it.each([
+    [{ maxParkedCalls: 0 }, "maxParkedCalls"],
+    [{ inputRoundTimeoutMs: 1.5 }, "inputRoundTimeoutMs"],
+  ])("refuses %j naming %s", (options, key) => {
+    const error = configError(() => createGateway({ config: { mcpServers: {} }, ...options }));
+    expect(error.details).toEqual({ key });
+    expect(error.message).toBe(`gateway option ${key} must be a positive integer`);
+  });
 });

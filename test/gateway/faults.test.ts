@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { GatewayPlugin } from "../../src/gateway/index.js";
 import { LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
-import { fixtureUpstream, gatewayWithClient } from "./support.js";
+import { memoryCluster } from "../../src/server/index.js";
+import { eventually, fixtureUpstream, gatewayWithClient } from "./support.js";
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -52,5 +53,34 @@ describe.each([MODERN_VERSION, LEGACY_VERSION] as const)("gateway faults (%s cli
     expect(answers.slice(0, 3)).toEqual(["alpha: 0", "alpha: 1", "alpha: 2"]);
     expect(answers).toHaveLength(80);
     expect(text(await client.callTool("beta__echo", { text: "new" }))).toBe("beta: new");
+  });
+});
+
+describe("a gateway in a cluster whose bus is down", () => {
+  it("tells its own clients of an upstream's change and logs the failed publish, with no unhandled rejection", async () => {
+    const shared = memoryCluster();
+    const cluster = {
+      ...shared,
+      bus: {
+        publish: () => Promise.reject(new Error("bus down")),
+        subscribe: (channel: string, listener: (message: string) => void) =>
+          shared.bus.subscribe(channel, listener),
+      },
+    };
+    const warnings: string[] = [];
+    let changed = 0;
+    const { client } = await gatewayWithClient(
+      { alpha: fixtureUpstream("alpha", { start: "boot" }) },
+      {
+        protocolVersion: LEGACY_VERSION,
+        onNotification: (n) => {
+          if (n.method === "notifications/tools/list_changed") changed++;
+        },
+      },
+      closers,
+      { cluster, logger: { warn: (message: string) => warnings.push(message), error: () => {} } },
+    );
+    await client.callTool("alpha__grow", {});
+    await eventually(() => changed > 0 && warnings.some((w) => w.startsWith("could not publish")));
   });
 });
