@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import { main as appsServer } from "../examples/apps-server.js";
 import { main as clientCallbacks } from "../examples/client-callbacks.js";
 import { main as expressServer } from "../examples/express-server.js";
+import { main as gateway } from "../examples/gateway.js";
 import { main as lowLevelHandler } from "../examples/low-level-handler.js";
 import { main } from "../examples/quickstart.js";
 import { main as skillsServer } from "../examples/skills-server.js";
@@ -87,6 +88,15 @@ describe("examples", () => {
       "all: 6 tools",
       "42195 m = 42.195 km",
       "bad cursor: -32602 Invalid params: Invalid cursor",
+    ]);
+  });
+
+  it("runs the gateway: two servers from npm behind one HTTP endpoint, namespaced, with a tool policy", async () => {
+    expect(await gateway()).toEqual([
+      "memory tools: memory__create_entities, memory__create_relations, memory__read_graph",
+      "echo: Echo: through the gateway",
+      "graph has gateway: true",
+      "upstreams: everything up, memory up",
     ]);
   });
 

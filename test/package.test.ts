@@ -20,7 +20,7 @@ function walk(dir: string): string[] {
 const sources = walk(join(repoRoot, "src")).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
 
 /** Layers that run on Node only and may use its built-ins. */
-const NODE_ONLY_LAYERS = new Set(["stdio", "node", "cli", "skills-node", "redis", "auth-node"]);
+const NODE_ONLY_LAYERS = new Set(["stdio", "node", "cli", "skills-node", "redis", "auth-node", "gateway"]);
 
 /** The Redis client: a peer dependency of mcpkit/redis, imported by that layer only. */
 const REDIS_PEER = "redis";
@@ -66,10 +66,18 @@ const ENTRIES = [
   "./auth",
   "./auth/node",
   "./apps",
+  "./gateway",
 ];
 
 /** Entries that run on Node only and may import its built-ins. */
-const NODE_ONLY_ENTRIES = new Set(["./stdio", "./node", "./skills/node", "./redis", "./auth/node"]);
+const NODE_ONLY_ENTRIES = new Set([
+  "./stdio",
+  "./node",
+  "./skills/node",
+  "./redis",
+  "./auth/node",
+  "./gateway",
+]);
 
 /** The commands the package installs (`bin`): Node-only programs built like the entries. */
 const BINS = Object.values(pkg.bin ?? {}).map((target) => join(repoRoot, target));
@@ -200,6 +208,8 @@ describe("package shape", () => {
       "skills-node": 4,
       redis: 4,
       "auth-node": 4,
+      // The gateway: the engine, the transports and node:http, behind one server.
+      gateway: 4.5,
       cli: 5,
     };
     const problems: string[] = [];

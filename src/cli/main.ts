@@ -2,6 +2,7 @@
 /**
  * The `mcpkit` command: `mcpkit <url | -- program args> [command]`. See docs/cli.md.
  */
+import { runGateway } from "./gateway.js";
 import { runCli } from "./run.js";
 
 const interrupt = new AbortController();
@@ -13,9 +14,21 @@ process.on("SIGINT", () => {
 // A closed pipe (`mcpkit ... | head`) ends the output, not the process with a stack trace.
 process.stdout.on("error", () => {});
 
-process.exitCode = await runCli(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+// The gateway is a service: SIGTERM stops it as Ctrl-C does, closing every upstream.
+if (argv[0] === "gateway") process.on("SIGTERM", () => interrupt.abort(new Error("terminated")));
+const io = {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
   interrupt: interrupt.signal,
-});
+};
+process.exitCode =
+  argv[0] === "gateway"
+    ? await runGateway(argv.slice(1), io, {
+        onHangup(listener) {
+          process.on("SIGHUP", listener);
+          return () => process.off("SIGHUP", listener);
+        },
+      })
+    : await runCli(argv, io);

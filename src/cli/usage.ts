@@ -9,6 +9,8 @@ Usage:
 With "-- <program> ...", the first word after the program that names a command starts the command; when a
 program argument is itself a command name, put the command before "--".
 
+  mcpkit gateway --config FILE [--stdio | --port PORT]   (see mcpkit gateway --help)
+
 Commands (default: info):
   info                              server, era, versions, capabilities, instructions
   tools                             list the tools

@@ -30,12 +30,26 @@ const MAY_IMPORT: { readonly [layer: string]: readonly string[] } = {
   "skills-node": [...ENGINE, "skills"],
   "auth-node": [...ENGINE, "auth"],
   redis: ENGINE,
+  // The gateway: an edge on the engine and the transports it runs upstreams and serves clients on.
+  gateway: [...ENGINE, "http", "stdio", "node"],
   // The command: everything.
-  cli: [...ENGINE, "skills", "apps", "http", "stdio", "auth", "node", "skills-node", "auth-node", "redis"],
+  cli: [
+    ...ENGINE,
+    "skills",
+    "apps",
+    "http",
+    "stdio",
+    "auth",
+    "node",
+    "skills-node",
+    "auth-node",
+    "redis",
+    "gateway",
+  ],
 };
 
 /** Layers that run on Node only (test/package.test.ts): no platform-neutral layer may import one. */
-const NODE_ONLY = new Set(["stdio", "node", "cli", "skills-node", "redis", "auth-node"]);
+const NODE_ONLY = new Set(["stdio", "node", "cli", "skills-node", "redis", "auth-node", "gateway"]);
 
 /** `src/http/server/view.ts` is in `http`, `src/index.ts` in `(root)`. */
 function layerOf(file: string): string {

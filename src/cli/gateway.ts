@@ -1,0 +1,172 @@
+import { type FSWatcher, readFileSync, watch } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { createGateway, type GatewayPlugin } from "../gateway/index.js";
+import { McpkitError } from "../jsonrpc/errors.js";
+import { serve } from "../node/index.js";
+import type { Server } from "../server/index.js";
+import { serveStdio } from "../stdio/index.js";
+import { ExitCode, type ExitStatus } from "./exit-codes.js";
+import type { CliIo } from "./io.js";
+
+/** The text of `mcpkit gateway --help`. */
+export const GATEWAY_USAGE = `mcpkit gateway: many MCP servers behind one endpoint
+
+Usage:
+  mcpkit gateway --config FILE [--stdio | --host HOST --port PORT --path PATH]
+
+The config is a desktop client's "mcpServers" file, plus gateway keys (docs/gateway.md). Over HTTP (the
+default) the first line on stdout is the URL it listens on; --stdio serves one client on stdin/stdout.
+The config is read again on SIGHUP and when the file changes: upstreams whose entry did not change keep
+running. Ctrl-C (or SIGTERM) stops it and every upstream.
+
+Flags:
+  --config FILE   the config file (required)
+  --stdio         serve over stdio instead of HTTP
+  --host HOST     interface to listen on (default 127.0.0.1)
+  --port PORT     port (default 0: any free port)
+  --path PATH     endpoint path (default /mcp)
+  --no-watch      reload on SIGHUP only, not when the file changes
+  -h, --help      this text
+`;
+
+/** What the command needs from its process besides its streams: the reload signal. */
+export interface GatewayProcess {
+  /** Calls `listener` on each SIGHUP; returns what stops that. */
+  onHangup(listener: () => void): () => void;
+}
+
+/**
+ * Runs `mcpkit gateway` until `io.interrupt` fires: serves the config's upstreams over HTTP (printing the URL
+ * first) or stdio, reloading the config on SIGHUP or a change of the file. Resolves with the exit status.
+ *
+ * @example
+ * const status = await runGateway(["--config", "gateway.json"], io, { onHangup: (l) => (process.on("SIGHUP", l), () => process.off("SIGHUP", l)) });
+ */
+export async function runGateway(
+  argv: readonly string[],
+  io: CliIo,
+  proc: GatewayProcess,
+): Promise<ExitStatus> {
+  let values: ReturnType<typeof parse>["values"];
+  try {
+    values = parse(argv).values;
+  } catch (error) {
+    io.stderr.write(`mcpkit gateway: ${(error as Error).message.split("\n")[0]}\n${GATEWAY_USAGE}`);
+    return ExitCode.USAGE;
+  }
+  if (values.help) {
+    io.stdout.write(GATEWAY_USAGE);
+    return ExitCode.OK;
+  }
+  const file = values.config;
+  if (file === undefined) {
+    io.stderr.write(`mcpkit gateway: --config FILE is required\n${GATEWAY_USAGE}`);
+    return ExitCode.USAGE;
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    io.stderr.write("mcpkit gateway: --port must be 0 to 65535\n");
+    return ExitCode.USAGE;
+  }
+  let server: Server;
+  try {
+    server = createGateway({ config: readConfig(file) });
+  } catch (error) {
+    io.stderr.write(`mcpkit gateway: ${file}: ${(error as Error).message}\n`);
+    return error instanceof McpkitError && error.code === "INVALID_CONFIG"
+      ? ExitCode.USAGE
+      : ExitCode.INTERNAL;
+  }
+  const gateway = server.plugin("gateway") as GatewayPlugin;
+  const note = (text: string) => io.stderr.write(`mcpkit gateway: ${text}\n`);
+  let reloading = Promise.resolve();
+  const reload = (why: string) => {
+    reloading = reloading.then(async () => {
+      try {
+        await gateway.reload(readConfig(file));
+        note(`reloaded ${file} (${why})`);
+      } catch (error) {
+        note(`kept the running config: ${file}: ${(error as Error).message}`);
+      }
+    });
+  };
+  const stopHangup = proc.onHangup(() => reload("SIGHUP"));
+  const watcher = values["no-watch"] ? undefined : watchFile(file, () => reload("file changed"));
+  try {
+    await server.ready;
+    if (values.stdio) {
+      note(`serving ${gateway.status().length} upstream(s) on stdio`);
+      // Serves until stdin ends (the client went away) or Ctrl-C.
+      await serveStdio(server, { signal: io.interrupt, input: io.stdin, output: io.stdout });
+      return ExitCode.OK;
+    }
+    {
+      const handle = await serve(server, {
+        host: values.host ?? "127.0.0.1",
+        port,
+        ...(values.path === undefined ? {} : { path: values.path }),
+      });
+      io.stdout.write(`${handle.url}\n`);
+      io.interrupt.addEventListener("abort", () => void handle.close(), { once: true });
+    }
+    await new Promise<void>((resolve) => {
+      if (io.interrupt.aborted) resolve();
+      io.interrupt.addEventListener("abort", () => resolve(), { once: true });
+    });
+    return ExitCode.OK;
+  } catch (error) {
+    note((error as Error).message);
+    return ExitCode.CONNECTION;
+  } finally {
+    stopHangup();
+    watcher?.close();
+    await reloading;
+    await server.close().catch(() => {});
+  }
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      config: { type: "string" },
+      stdio: { type: "boolean" },
+      host: { type: "string" },
+      port: { type: "string" },
+      path: { type: "string" },
+      "no-watch": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+function readConfig(file: string): unknown {
+  const text = readFileSync(file, "utf8");
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new McpkitError("INVALID_CONFIG", `is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Watches the file's folder for the file: editors and deploy tools often replace a file (write aside, rename over
+ * it), which a watch of the file itself would not see past the first time. A burst of events becomes one reload,
+ * 100 ms after the last.
+ */
+function watchFile(file: string, changed: () => void): FSWatcher | undefined {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const name = basename(file);
+  try {
+    return watch(dirname(resolve(file)), { persistent: false }, (_event, changedName) => {
+      if (changedName !== null && changedName !== name) return;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = setTimeout(changed, 100);
+    });
+  } catch {
+    return undefined;
+  }
+}
