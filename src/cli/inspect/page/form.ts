@@ -224,13 +224,20 @@ export function schemaForm(schema: unknown, onChange: () => void = () => {}): Sc
         good = false;
       }
     }
-    const v = fromFields();
-    if (v === undefined) return false;
-    for (const error of validate(v)) {
-      const top = error.path.split("/")[0] ?? "";
-      const target = fields.find((f) => f.name === decodeURIComponent(top));
+    // The fields that read well are checked even when another does not: every message shows at once.
+    const partial: { [key: string]: unknown } = {};
+    for (const f of fields) {
+      const r = f.read();
+      if (r.ok && !r.empty) partial[f.name] = r.value;
+    }
+    for (const error of validate(partial)) {
+      const top = (error.path.split("/")[0] ?? "").replaceAll("~1", "/").replaceAll("~0", "~");
+      const target = fields.find((f) => f.name === top);
       const box = target?.message ?? general;
-      if (box.textContent === "") replace(box, error.message);
+      // A field that does not read already says why; the schema's "required" for it adds nothing.
+      if (box.textContent === "" && !(target === undefined && fields.some((f) => !f.read().ok))) {
+        replace(box, error.message);
+      }
       good = false;
     }
     return good;

@@ -1,0 +1,364 @@
+// `mcpkit inspect` (the built command) driven in headless Chromium (the Debian package; playwright-core only
+// drives it): an mcpkit server over HTTP in both eras, @modelcontextprotocol/server-everything over stdio, and a
+// hostile server. The screenshots of docs/inspect.md are taken here.
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemTool } from "../support/system-tools.js";
+import { repoRoot } from "../support/wire-schema.js";
+import { hostileServer, inspectServer, serveOnLoopback, slowSignals } from "./inspect-server.js";
+import { type RunningInspector, startInspector } from "./inspector.js";
+
+const chromiumPath = systemTool("chromium");
+const everything = join(repoRoot, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+const shot = (name: string) => join(repoRoot, "docs", `inspect-${name}.png`);
+
+describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => {
+  let context: BrowserContext;
+  let profile: string;
+  const closers: (() => Promise<unknown>)[] = [];
+
+  beforeAll(async () => {
+    profile = await mkdtemp(join(tmpdir(), "mcpkit-inspect-"));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: chromiumPath as string,
+      headless: true,
+      viewport: { width: 1180, height: 720 },
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+    await context?.close();
+    if (profile !== undefined) await rm(profile, { recursive: true, force: true });
+  });
+
+  /** Starts the inspector on `args`, opens its page and waits for the connection. */
+  async function open(
+    args: string[],
+  ): Promise<{ page: Page; inspector: RunningInspector; errors: string[] }> {
+    const inspector = await startInspector(args);
+    closers.push(async () => expect(await inspector.stop()).toBe(0));
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("dialog", (dialog) => {
+      errors.push(`a browser dialog opened: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    await page.goto(inspector.url);
+    await page.locator("#conn-state", { hasText: /^connected$/ }).waitFor({ timeout: 20_000 });
+    return { page, inspector, errors };
+  }
+
+  const tab = (page: Page, name: string) => page.locator(`nav button[data-tab="${name}"]`).click();
+  const selectTool = async (page: Page, name: string) => {
+    await tab(page, "Tools");
+    await page.getByLabel("filter tools").fill(name);
+    await page.locator(`[data-tool="${name}"]`).click();
+    await page.locator(".detail h2", { hasText: name }).waitFor();
+  };
+
+  for (const era of ["2025-11-25", "2026-07-28"] as const) {
+    describe(`an mcpkit server over HTTP in ${era}`, () => {
+      let page: Page;
+      let errors: string[];
+
+      beforeAll(async () => {
+        const site = await serveOnLoopback(await inspectServer());
+        closers.push(() => site.close());
+        ({ page, errors } = await open(["--era", era, site.url]));
+      }, 60_000);
+
+      it("connects: the era, capabilities, extensions, instructions", async () => {
+        expect(await page.locator("#era").textContent()).toBe(`${era} (protocol ${era})`);
+        const info = (await page.locator("#server-info").textContent()) ?? "";
+        expect(info).toContain("inspect-fixture 1.2.3");
+        expect(info).toContain("tools");
+        expect(info).toContain("io.modelcontextprotocol/skills");
+        expect(info).toContain("A server for the inspector tests.");
+      });
+
+      it("calls a tool through its form: bad input is refused inline, good input gets a result checked against its output schema", async () => {
+        await selectTool(page, "add");
+        const call = page.getByRole("button", { name: "Call", exact: true });
+        await page.locator('input[name="a"]').fill("two");
+        await page.locator('input[name="b"]').fill("-1");
+        expect(await page.locator(".field-error").allTextContents()).toEqual([
+          '"two" is not a number',
+          expect.stringMatching(/0/),
+          "",
+        ]);
+        expect(await call.isDisabled()).toBe(true);
+        await page.locator('input[name="a"]').fill("2");
+        await page.locator('input[name="b"]').fill("");
+        await expect.poll(() => page.locator(".field-error").first().textContent()).toBe("");
+        expect(await page.locator(".schema-form").textContent()).toMatch(/b/);
+        expect(await call.isDisabled()).toBe(true);
+        await page.locator('input[name="b"]').fill("3");
+        expect(await call.isDisabled()).toBe(false);
+        await call.click();
+        await page.locator(".call-out .result").waitFor();
+        expect(await page.locator(".call-out .text").first().textContent()).toBe("5");
+        expect(await page.locator(".call-out").textContent()).toContain("matches the output schema");
+        if (era === "2026-07-28") await page.screenshot({ path: shot("tools") });
+        // Raw JSON mode sends what is written, and shows the server's refusal.
+        await page.getByRole("button", { name: "raw JSON" }).click();
+        await page.getByLabel("arguments as JSON").fill('{"a": "x", "b": 1}');
+        expect(await page.locator(".schema-form").textContent()).toContain("sent anyway");
+        await call.click();
+        await expect.poll(() => page.locator(".call-out").textContent()).toMatch(/error|invalid|-32602/i);
+      });
+
+      it("shows progress and cancels the call", async () => {
+        const before = slowSignals.length;
+        await selectTool(page, "slow");
+        await page.getByRole("button", { name: "Call", exact: true }).click();
+        await expect.poll(() => page.locator(".running .hint").textContent()).toBe("1/3 step 1");
+        expect(
+          await page
+            .locator(".running progress")
+            .evaluate((p) => [
+              (p as unknown as { value: number }).value,
+              (p as unknown as { max: number }).max,
+            ]),
+        ).toEqual([1, 3]);
+        await page.getByRole("button", { name: "Cancel" }).click();
+        await page.locator(".call-out .error").waitFor();
+        await expect.poll(() => slowSignals[before]?.aborted).toBe(true);
+      });
+
+      it("answers an elicitation in a dialog", async () => {
+        await selectTool(page, "ask");
+        await page.getByRole("button", { name: "Call", exact: true }).click();
+        const dialog = page.locator('.dialog[aria-label="elicitation"]');
+        await dialog.waitFor();
+        expect(await dialog.locator(".dialog-message").textContent()).toBe("Who are you?");
+        const accept = dialog.getByRole("button", { name: "Accept" });
+        expect(await accept.isDisabled()).toBe(true);
+        await dialog.locator('input[name="name"]').fill("Ada");
+        if (era === "2025-11-25") await page.screenshot({ path: shot("elicitation") });
+        await accept.click();
+        await expect.poll(() => page.locator(".call-out .text").first().textContent()).toBe("hello Ada");
+        expect(await page.locator(".dialog").count()).toBe(0);
+      });
+
+      it("renders an App view beside the result, sandboxed, fed through the Apps host", async () => {
+        await selectTool(page, "echo-app");
+        await page.locator('input[name="word"]').fill("hi");
+        await page.getByRole("button", { name: "Call", exact: true }).click();
+        const view = page.frameLocator("iframe.app-view").locator("#events");
+        await expect
+          .poll(() => view.locator("li").allTextContents())
+          .toEqual(["connected to mcpkit-inspect", 'input {"word":"hi"}', "result echoed hi"]);
+        const iframe = page.locator("iframe.app-view");
+        expect(await iframe.getAttribute("sandbox")).toBe("allow-scripts allow-forms");
+        expect(await iframe.getAttribute("src")).toMatch(/^\/view\/[A-Za-z0-9_-]{32}$/);
+        if (era === "2026-07-28") await page.screenshot({ path: shot("app") });
+      });
+
+      it("runs a task to completion", async () => {
+        await selectTool(page, "job");
+        await page.locator("#as-task").check();
+        await page.getByRole("button", { name: "Call", exact: true }).click();
+        await tab(page, "Tasks");
+        const task = page.locator("[data-task]").first();
+        await expect.poll(() => task.locator(".status").textContent()).toBe("completed");
+        expect(await task.locator("pre.text").textContent()).toBe("job done");
+      });
+
+      it("reads a skill, each file with its digest verified", async () => {
+        await tab(page, "Skills");
+        await page.getByRole("button", { name: "greeting", exact: true }).click();
+        const files = page.locator(".skill-file");
+        await expect.poll(() => files.count()).toBe(2);
+        expect(await files.locator(".badge").allTextContents()).toEqual([
+          "digest verified",
+          "digest verified",
+        ]);
+        expect(await files.first().textContent()).toContain("# Greeting");
+      });
+
+      it("subscribes to a resource and sees its update", async () => {
+        await tab(page, "Resources");
+        await page.locator('[data-subscribe="test://note"]').click();
+        await expect
+          .poll(() => page.locator('[data-subscribe="test://note"]').textContent())
+          .toBe("unsubscribe");
+        await selectTool(page, "touch");
+        await page.getByRole("button", { name: "Call", exact: true }).click();
+        await tab(page, "Resources");
+        await expect
+          .poll(() => page.locator(".updates li").first().textContent())
+          .toMatch(/updated test:\/\/note$/);
+      });
+
+      it("logs the wire both ways, filters it by method, and copies a request as an mcpkit command", async () => {
+        await tab(page, "Wire");
+        await page.getByLabel("filter by method").fill("tools/call");
+        const rows = page.locator(".wire-row");
+        await expect.poll(() => rows.count()).toBeGreaterThan(0);
+        await page.locator(".wire-row.out", { hasText: "tools/call" }).first().click();
+        const command = (await page.locator(".wire-detail code.cli").textContent()) ?? "";
+        console.log(command);
+        expect(command).toMatch(
+          new RegExp(
+            `^mcpkit --era ${era} http://127\\.0\\.0\\.1:\\d+/mcp call add --args '\\{"a":2,"b":3\\}'$`,
+          ),
+        );
+        await page.getByLabel("filter by method").fill("");
+        expect(await page.locator(".wire-row.in").count()).toBeGreaterThan(0);
+        if (era === "2025-11-25") await page.screenshot({ path: shot("wire") });
+        expect(errors).toEqual([]);
+      });
+    });
+  }
+
+  describe("@modelcontextprotocol/server-everything over stdio", () => {
+    let page: Page;
+    let errors: string[];
+
+    beforeAll(async () => {
+      ({ page, errors } = await open(["--", process.execPath, everything, "stdio"]));
+    }, 60_000);
+
+    it("connects, calls get-sum through its form, and shows an image result", async () => {
+      expect(await page.locator("#server-info").textContent()).toContain("mcp-servers/everything");
+      await selectTool(page, "get-sum");
+      await page.locator('input[name="a"]').fill("1");
+      await page.locator('input[name="b"]').fill("2.5");
+      await page.getByRole("button", { name: "Call", exact: true }).click();
+      await expect.poll(() => page.locator(".call-out .text").first().textContent()).toContain("3.5");
+      await selectTool(page, "get-tiny-image");
+      await page.getByRole("button", { name: "Call", exact: true }).click();
+      const image = page.locator(".call-out img");
+      await image.waitFor();
+      expect(
+        await image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth > 0),
+      ).toBe(true);
+    });
+
+    it("shows the progress of a long operation and cancels it", async () => {
+      await selectTool(page, "trigger-long-running-operation");
+      await page.locator('input[name="duration"]').fill("30");
+      await page.locator('input[name="steps"]').fill("30");
+      await page.getByRole("button", { name: "Call", exact: true }).click();
+      await expect
+        .poll(() => page.locator(".running .hint").textContent(), { timeout: 10_000 })
+        .toMatch(/^\d+\/30/);
+      await page.getByRole("button", { name: "Cancel" }).click();
+      await page.locator(".call-out .error").waitFor();
+      expect(errors).toEqual([]);
+    });
+  });
+
+  describe("refusals", () => {
+    it("refuses a page without the token, and a page of another origin that has it", async () => {
+      const site = await serveOnLoopback(await inspectServer());
+      closers.push(() => site.close());
+      const { page, inspector } = await open([site.url]);
+      const bare = await context.newPage();
+      const refused = await bare.goto(inspector.origin);
+      expect(refused?.status()).toBe(403);
+      expect(await bare.textContent("body")).toContain("token");
+      // Another loopback site, which somehow knows the token: its requests carry its own Origin.
+      const other: HttpServer = createServer((_req, res) =>
+        res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><p>other</p>"),
+      );
+      await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+      closers.push(() => {
+        other.closeAllConnections();
+        return new Promise((resolve) => other.close(resolve));
+      });
+      await bare.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+      const outcome = await bare.evaluate(
+        async ({ origin, token }) => {
+          try {
+            const r = await fetch(`${origin}/api`, {
+              method: "POST",
+              mode: "no-cors",
+              headers: { "content-type": "text/plain" },
+              body: JSON.stringify({ op: "state", token }),
+            });
+            return `opaque ${r.type}`;
+          } catch (error) {
+            return `failed ${String(error)}`;
+          }
+        },
+        { origin: inspector.origin, token: inspector.token },
+      );
+      expect(outcome).toMatch(/opaque|failed/);
+      const cors = await bare.evaluate(
+        async ({ origin, token }) => {
+          try {
+            const r = await fetch(`${origin}/api`, {
+              method: "POST",
+              headers: { "content-type": "application/json", "x-mcpkit-token": token },
+              body: JSON.stringify({ op: "state" }),
+            });
+            return `status ${r.status}`;
+          } catch (error) {
+            return `failed ${String(error)}`;
+          }
+        },
+        { origin: inspector.origin, token: inspector.token },
+      );
+      expect(cors).toMatch(/^failed/);
+      // The inspector itself still works for its own page.
+      expect(await page.locator("#conn-state").textContent()).toBe("connected");
+      await bare.close();
+    });
+  });
+
+  describe("a hostile server", () => {
+    it("shows its HTML and script payloads as text and runs none of them", async () => {
+      const site = await serveOnLoopback(hostileServer());
+      closers.push(() => site.close());
+      const { page, errors } = await open([site.url]);
+      const pwned = () => page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned);
+      expect(await page.locator("#server-info").textContent()).toContain(
+        '<img src=x onerror="window.__pwned=1">',
+      );
+      await page.getByLabel("filter tools").fill("evil");
+      const row = page.locator(".tool-row").first();
+      expect(await row.locator(".name").textContent()).toContain("evil<img src=x");
+      await row.click();
+      expect(await page.locator(".desc-full").textContent()).toContain("<script>window.__pwned=5</script>");
+      await page.getByRole("button", { name: "Call", exact: true }).click();
+      await page.locator(".call-out .result").waitFor();
+      expect(await page.locator(".call-out .text").first().textContent()).toContain(
+        '<img src=x onerror="window.__pwned=8">',
+      );
+      expect(await page.locator(".call-out").textContent()).toContain(
+        "not shown: not base64 media of that type",
+      );
+      // The resource link's javascript: URI is text, never a link.
+      expect(await page.locator('.call-out a[href^="javascript"]').count()).toBe(0);
+      await selectTool(page, "boom");
+      await page.getByRole("button", { name: "Call", exact: true }).click();
+      await page.locator(".call-out .result, .call-out .error").first().waitFor();
+      await tab(page, "Resources");
+      await page.getByRole("button", { name: /__pwned=15/ }).click();
+      await expect
+        .poll(() => page.locator(".detail .text").last().textContent())
+        .toContain("window.__pwned=16");
+      // Nothing ran: no flag, no element made from the payloads, no browser dialog.
+      expect(await pwned()).toBeUndefined();
+      expect(await page.locator('img[src="x"], script:not([src])').count()).toBe(0);
+      expect(errors).toEqual([]);
+    }, 30_000);
+  });
+});
