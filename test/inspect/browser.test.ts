@@ -1,7 +1,7 @@
 // `mcpkit inspect` (the built command) driven in headless Chromium (the Debian package; playwright-core only
 // drives it): an mcpkit server over HTTP in both eras, @modelcontextprotocol/server-everything over stdio, and a
 // hostile server. The screenshots of docs/inspect.md are taken here.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,7 +10,13 @@ import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemTool } from "../support/system-tools.js";
 import { repoRoot } from "../support/wire-schema.js";
-import { hostileServer, inspectServer, serveOnLoopback, slowSignals } from "./inspect-server.js";
+import {
+  hostileServer,
+  inspectServer,
+  manyToolsServer,
+  serveOnLoopback,
+  slowSignals,
+} from "./inspect-server.js";
 import { type RunningInspector, startInspector } from "./inspector.js";
 
 const chromiumPath = systemTool("chromium");
@@ -170,6 +176,45 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
         if (era === "2026-07-28") await page.screenshot({ path: shot("app") });
       });
 
+      it("keeps an App view in its sandbox: no inspector API, no page, no token, no cookie", async () => {
+        await selectTool(page, "probe-app");
+        await page.getByRole("button", { name: "Call", exact: true }).click();
+        const view = page.frameLocator("iframe.app-view").locator("#events");
+        await expect.poll(() => view.locator("li").count()).toBe(4);
+        expect(await view.locator("li").allTextContents()).toEqual([
+          "api blocked",
+          "page blocked",
+          "no token in its URL",
+          "no cookie",
+        ]);
+      });
+
+      it("answers a sampling request with the reply the user writes", async () => {
+        await selectTool(page, "sample");
+        await page.getByRole("button", { name: "Call", exact: true }).click();
+        const dialog = page.locator('.dialog[aria-label="sampling"]');
+        await dialog.waitFor();
+        expect(await dialog.textContent()).toContain("Name a colour");
+        expect(await dialog.textContent()).toContain("Answer in one word.");
+        await dialog.getByLabel("reply").fill("teal");
+        await dialog.getByRole("button", { name: "Send reply" }).click();
+        await expect
+          .poll(() => page.locator(".call-out .text").first().textContent())
+          .toBe("the model (human-in-the-inspector) said teal");
+      });
+
+      it("answers roots/list with the roots set in the Roots tab", async () => {
+        await tab(page, "Roots");
+        await page.getByLabel("roots").fill("file:///work/a\nfile:///work/b");
+        await page.getByRole("button", { name: "Set roots" }).click();
+        await page.getByText("2 roots offered").waitFor();
+        await selectTool(page, "roots");
+        await page.getByRole("button", { name: "Call", exact: true }).click();
+        await expect
+          .poll(() => page.locator(".call-out .text").first().textContent())
+          .toBe("roots: file:///work/a, file:///work/b");
+      });
+
       it("runs a task to completion", async () => {
         await selectTool(page, "job");
         await page.locator("#as-task").check();
@@ -204,6 +249,37 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
         await expect
           .poll(() => page.locator(".updates li").first().textContent())
           .toMatch(/updated test:\/\/note$/);
+      });
+
+      it("exports the history as JSON and imports it again, a call loading back into its form", async () => {
+        await tab(page, "History");
+        const [download] = await Promise.all([
+          page.waitForEvent("download"),
+          page.getByRole("button", { name: "Export" }).click(),
+        ]);
+        const file = (await download.path()) as string;
+        const doc = JSON.parse(await readFile(file, "utf8"));
+        expect(doc.format).toBe("mcpkit-inspect-history");
+        expect(
+          doc.entries.some(
+            (e: { op: string; params: { name?: string } }) =>
+              e.op === "tools/call" && e.params.name === "add",
+          ),
+        ).toBe(true);
+        expect(doc.wire.length).toBeGreaterThan(0);
+        await page.getByLabel("import history").setInputFiles(file);
+        await page.getByText(/^imported \d+ entries$/).waitFor();
+        const imported = page
+          .locator(".history li", { hasText: "imported" })
+          .filter({ hasText: "tools/call" });
+        await imported
+          .filter({ hasText: '"a":2' })
+          .first()
+          .getByRole("button", { name: "load into the form" })
+          .click();
+        await page.locator(".detail h2", { hasText: "add" }).waitFor();
+        expect(await page.locator('input[name="a"]').inputValue()).toBe("2");
+        expect(await page.locator('input[name="b"]').inputValue()).toBe("3");
       });
 
       it("logs the wire both ways, filters it by method, and copies a request as an mcpkit command", async () => {
@@ -263,6 +339,31 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
       await page.locator(".call-out .error").waitFor();
       expect(errors).toEqual([]);
     });
+  });
+
+  describe("a server with 10,000 tools", () => {
+    it("lists them in a window: a few dozen rows in the page, any tool reached by scrolling or filtering", async () => {
+      const site = await serveOnLoopback(manyToolsServer(10_000));
+      closers.push(() => site.close());
+      const { page, errors } = await open([site.url]);
+      await page.getByText("10000 of 10000 tools").waitFor({ timeout: 20_000 });
+      const rows = page.locator(".tool-row");
+      expect(await rows.count()).toBeLessThan(60);
+      await page
+        .locator(".vlist")
+        .first()
+        .evaluate((list) => {
+          list.scrollTop = list.scrollHeight;
+        });
+      await page.locator('[data-tool="tool-9999"]').waitFor();
+      expect(await rows.count()).toBeLessThan(60);
+      await page.getByLabel("filter tools").fill("tool-4242");
+      await page.getByText("1 of 10000 tools").waitFor();
+      await page.locator('[data-tool="tool-4242"]').click();
+      await page.getByRole("button", { name: "Call", exact: true }).click();
+      await expect.poll(() => page.locator(".call-out .text").first().textContent()).toBe("ran 4242");
+      expect(errors).toEqual([]);
+    }, 60_000);
   });
 
   describe("refusals", () => {

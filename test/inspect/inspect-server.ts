@@ -24,6 +24,17 @@ addEventListener("message", (event) => {
 parent.postMessage({ jsonrpc: "2.0", id: 0, method: "ui/initialize", params: { protocolVersion: "2026-01-26", appInfo: { name: "echo-view", version: "1.0.0" }, appCapabilities: {} } }, "*");
 </script></body></html>`;
 
+/** A view that tries to leave its sandbox: the inspector's API, the page's document, the token in its URL. */
+export const PROBE_HTML = `<!doctype html><html><body><ol id="events"></ol><script>
+const show = (line) => { const li = document.createElement("li"); li.textContent = line; events.append(li); };
+(async () => {
+  try { await fetch("/api", { method: "POST", body: "{}" }); show("api reached"); } catch { show("api blocked"); }
+  try { parent.document.title; show("page reached"); } catch { show("page blocked"); }
+  show(location.href.includes("token") ? "token seen" : "no token in its URL");
+  try { show(document.cookie === "" ? "no cookie" : "cookie " + document.cookie); } catch { show("no cookie"); }
+})();
+</script></body></html>`;
+
 /** The signals of the `slow` tool's calls, newest last: the tests see them aborted by Cancel. */
 export const slowSignals: AbortSignal[] = [];
 
@@ -118,6 +129,35 @@ export async function inspectServer(): Promise<Server> {
         return text("touched");
       },
     )
+    .tool(
+      { name: "sample", description: "Asks the client's model", inputSchema: { type: "object" } },
+      (_args, context) => {
+        const answer = context.inputResponses?.reply as
+          | { content?: { text?: string }; model?: string }
+          | undefined;
+        if (answer === undefined) {
+          return inputRequired({
+            reply: {
+              method: "sampling/createMessage",
+              params: {
+                messages: [{ role: "user", content: { type: "text", text: "Name a colour" } }],
+                systemPrompt: "Answer in one word.",
+                maxTokens: 10,
+              },
+            },
+          });
+        }
+        return text(`the model (${String(answer.model)}) said ${String(answer.content?.text)}`);
+      },
+    )
+    .tool(
+      { name: "roots", description: "Lists the client's roots", inputSchema: { type: "object" } },
+      (_args, context) => {
+        const answer = context.inputResponses?.roots as { roots?: { uri: string }[] } | undefined;
+        if (answer === undefined) return inputRequired({ roots: { method: "roots/list" } });
+        return text(`roots: ${(answer.roots ?? []).map((r) => r.uri).join(", ")}`);
+      },
+    )
     .resource({ uri: "test://note", name: "note", mimeType: "text/plain" }, (uri) => ({
       contents: [{ uri, mimeType: "text/plain", text: "a note" }],
     }));
@@ -131,6 +171,12 @@ export async function inspectServer(): Promise<Server> {
     content: { text: VIEW_HTML },
   });
   appTool(builder, echo, (args) => text(`echoed ${String((args as { word?: unknown }).word)}`));
+  const probe = defineApp({
+    tool: { name: "probe-app", description: "A view that tries to get out", inputSchema: { type: "object" } },
+    resource: { uri: "ui://probe/view", name: "probe view" },
+    content: { text: PROBE_HTML },
+  });
+  appTool(builder, probe, () => text("probed"));
   server = builder.build();
   return server;
 }
@@ -173,6 +219,21 @@ export function hostileServer(): Server {
       contents: [{ uri, mimeType: "text/html", text: XSS(16) }],
     }))
     .build();
+}
+
+/** A server with `count` tools (`tool-0` ...), for the list that must stay smooth. */
+export function manyToolsServer(count: number): Server {
+  let builder = new ServerBuilder({
+    serverInfo: { name: "many", version: "1.0.0" },
+    logger: { warn: () => {}, error: () => {} },
+  });
+  for (let i = 0; i < count; i++) {
+    builder = builder.tool(
+      { name: `tool-${i}`, description: `Tool number ${i}`, inputSchema: { type: "object" } },
+      () => text(`ran ${i}`),
+    );
+  }
+  return builder.build();
 }
 
 /** Serves a server on 127.0.0.1 (any free port). */

@@ -5,7 +5,13 @@ import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Dialogs, MAX_DIALOGS } from "../../src/cli/inspect/dialogs.js";
-import { BACKLOG_EVENTS, EventHub, MAX_LISTENERS, WIRE_PREVIEW_CHARS, wireEntry } from "../../src/cli/inspect/events.js";
+import {
+  BACKLOG_EVENTS,
+  EventHub,
+  MAX_LISTENERS,
+  WIRE_PREVIEW_CHARS,
+  wireEntry,
+} from "../../src/cli/inspect/events.js";
 import { cliCommand, shellWord } from "../../src/cli/inspect/page/cli-command.js";
 import { repoRoot } from "../support/wire-schema.js";
 
@@ -77,8 +83,12 @@ describe("the dialogs", () => {
     const asked = dialogs.ask("elicitation", {}, ended.signal);
     ended.abort(new Error("deadline"));
     await expect(asked).rejects.toThrow("deadline");
-    const open = Array.from({ length: MAX_DIALOGS }, () => dialogs.ask("elicitation", {}, new AbortController().signal));
-    await expect(dialogs.ask("elicitation", {}, new AbortController().signal)).rejects.toMatchObject({ code: "CAPACITY" });
+    const open = Array.from({ length: MAX_DIALOGS }, () =>
+      dialogs.ask("elicitation", {}, new AbortController().signal),
+    );
+    await expect(dialogs.ask("elicitation", {}, new AbortController().signal)).rejects.toMatchObject({
+      code: "CAPACITY",
+    });
     dialogs.closeAll();
     for (const pending of open) await expect(pending).rejects.toThrow("closed");
   });
@@ -98,10 +108,15 @@ describe("copy as an mcpkit command", () => {
       `mcpkit --era 2026-07-28 http://127.0.0.1:3000/mcp call add --args '{"a":1}'`,
     );
     const stdio = { kind: "stdio", argv: ["--", "node", "my server.js"] };
-    expect(cliCommand(stdio, "resources/read", { uri: "file:///a b" })).toBe(`mcpkit read 'file:///a b' -- node 'my server.js'`);
-    expect(cliCommand(stdio, "completion/complete", { ref: { type: "ref/resource", uri: "t://{id}" }, argument: { name: "id", value: "a" } })).toBe(
-      `mcpkit complete --resource 't://{id}' id=a -- node 'my server.js'`,
+    expect(cliCommand(stdio, "resources/read", { uri: "file:///a b" })).toBe(
+      `mcpkit read 'file:///a b' -- node 'my server.js'`,
     );
+    expect(
+      cliCommand(stdio, "completion/complete", {
+        ref: { type: "ref/resource", uri: "t://{id}" },
+        argument: { name: "id", value: "a" },
+      }),
+    ).toBe(`mcpkit complete --resource 't://{id}' id=a -- node 'my server.js'`);
     expect(cliCommand(stdio, "tasks/get", {})).toBeUndefined();
   });
 });
@@ -111,7 +126,8 @@ describe("the page's sources", () => {
     const dir = join(repoRoot, "src/cli/inspect/page");
     const files = readdirSync(dir).filter((f) => f.endsWith(".ts"));
     expect(files.length).toBeGreaterThan(10);
-    const sinks = /\.(innerHTML|outerHTML|insertAdjacentHTML|srcdoc)\b|document\.write|\beval\(|new Function\(|DOMParser|createContextualFragment/;
+    const sinks =
+      /\.(innerHTML|outerHTML|insertAdjacentHTML|srcdoc)\b|document\.write|\beval\(|new Function\(|DOMParser|createContextualFragment/;
     for (const file of files) {
       const code = readFileSync(join(dir, file), "utf8").replace(/^\s*\/\/.*$/gm, "");
       expect(sinks.exec(code)?.[0], file).toBeUndefined();
