@@ -138,7 +138,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   let rest: string[];
   // `mcpkit inspect <url>`: the command may come before the URL.
   if (positionals[0] === "inspect" && positionals.length > 1 && program === undefined) {
-    positionals.push(positionals.shift() as string);
+    positionals.splice(0, 1);
+    positionals.splice(1, 0, "inspect");
   }
   if (program === undefined) {
     const [first, ...others] = positionals;

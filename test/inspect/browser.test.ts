@@ -237,6 +237,27 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
         expect(await files.first().textContent()).toContain("# Greeting");
       });
 
+      it("renders a prompt, its arguments completed by the server", async () => {
+        await tab(page, "Prompts");
+        await page.getByRole("button", { name: "greet", exact: true }).click();
+        await page.locator('input[name="name"]').fill("Ada");
+        await page.locator('input[name="tone"]').fill("f");
+        await expect.poll(() => page.locator("datalist option").evaluateAll((o) => o.map((x) => x.getAttribute("value")))).toEqual(["formally"]);
+        await page.locator('input[name="tone"]').fill("formally");
+        await page.getByRole("button", { name: "Get prompt" }).click();
+        await expect.poll(() => page.locator(".message").first().textContent()).toBe("userGreet Ada formally");
+      });
+
+      it("reads a resource template, its variable completed by the server", async () => {
+        await tab(page, "Resources");
+        const template = page.locator(".template", { hasText: "test://items/{id}" });
+        await template.locator('input[name="id"]').fill("g");
+        await expect.poll(() => template.locator("option").evaluateAll((o) => o.map((x) => x.getAttribute("value")))).toEqual(["gamma"]);
+        await template.locator('input[name="id"]').fill("gamma");
+        await template.getByRole("button", { name: "read" }).click();
+        await expect.poll(() => page.locator("#resource-reader pre.text").textContent()).toBe("item gamma");
+      });
+
       it("subscribes to a resource and sees its update", async () => {
         await tab(page, "Resources");
         await page.locator('[data-subscribe="test://note"]').click();

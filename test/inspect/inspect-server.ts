@@ -158,6 +158,16 @@ export async function inspectServer(): Promise<Server> {
         return text(`roots: ${(answer.roots ?? []).map((r) => r.uri).join(", ")}`);
       },
     )
+    .resourceTemplate(
+      { uriTemplate: "test://items/{id}", name: "item" },
+      (uri, { id }) => ({ contents: [{ uri, text: `item ${id}` }] }),
+      { complete: { id: (value) => ["alpha", "beta", "gamma"].filter((v) => v.startsWith(value)) } },
+    )
+    .prompt(
+      { name: "greet", description: "Greets someone", arguments: [{ name: "name", required: true }, { name: "tone" }] },
+      ({ name, tone }) => ({ messages: [{ role: "user", content: { type: "text", text: `Greet ${name} ${tone ?? "warmly"}` } }] }),
+      { complete: { tone: (value) => ["warmly", "formally", "wryly"].filter((v) => v.startsWith(value)) } },
+    )
     .resource({ uri: "test://note", name: "note", mimeType: "text/plain" }, (uri) => ({
       contents: [{ uri, mimeType: "text/plain", text: "a note" }],
     }));

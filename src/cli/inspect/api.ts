@@ -152,7 +152,14 @@ export class InspectorApi {
     "logging/setLevel": async (params) => {
       const level = str(params, "level");
       if (!(LOGGING_LEVELS as readonly string[]).includes(level)) throw new BadRequest("unknown level");
-      return this.client().setLoggingLevel(level as LoggingLevel);
+      this.connection.logLevel = level as LoggingLevel;
+      const client = this.client();
+      if (client.era === LEGACY_VERSION) return client.setLoggingLevel(level as LoggingLevel);
+      // 2026-07-28: the level rides on every request, a client option: reconnect with it.
+      this.endCalls();
+      this.subscribed.clear();
+      this.subscription = undefined;
+      return this.connection.connect(this.connection.era);
     },
     "app/open": (params) => this.openApp(str(params, "name")),
     "skills/list": async () => {

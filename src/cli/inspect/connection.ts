@@ -1,6 +1,7 @@
 import { uiClientCapability } from "../../apps/index.js";
 import { Client, type ConnectionInfo, type Root } from "../../client/index.js";
 import type { HttpAuthProvider } from "../../http/index.js";
+import type { LoggingLevel } from "../../protocol/types/common.js";
 import type { CreateMessageResult, ElicitResult } from "../../protocol/types/index.js";
 import { TASKS_EXTENSION } from "../../protocol/types/tasks.js";
 import type { Era } from "../../protocol/versions.js";
@@ -24,6 +25,8 @@ export class InspectorConnection {
   /** The era asked for: undefined for auto (2026-07-28, falling back). */
   era: Era | undefined;
   roots: Root[] = [];
+  /** The log level asked for: 2025 sends logging/setLevel; 2026 carries it on every request (a client option). */
+  logLevel: LoggingLevel | undefined;
   private opened: OpenedTarget | undefined;
   private generation = 0;
 
@@ -34,6 +37,7 @@ export class InspectorConnection {
     private readonly authProvider?: HttpAuthProvider,
   ) {
     this.era = args.era;
+    this.logLevel = args.logLevel;
   }
 
   /** (Re)connects to the target, closing the previous connection first. */
@@ -54,6 +58,7 @@ export class InspectorConnection {
         extensions: { [TASKS_EXTENSION]: {}, ...uiClientCapability() },
       },
       ...(era === undefined ? {} : { protocolVersion: era }),
+      ...(this.logLevel === undefined ? {} : { logLevel: this.logLevel }),
       versionFallback: this.args.fallback,
       requestTimeoutMs: this.args.timeoutMs,
       connectTimeoutMs: this.args.timeoutMs,
@@ -72,6 +77,9 @@ export class InspectorConnection {
     try {
       const info = await client.connect();
       if (generation !== this.generation) return info;
+      if (this.logLevel !== undefined && info.era === "2025-11-25" && info.capabilities.logging !== undefined) {
+        await client.setLoggingLevel(this.logLevel);
+      }
       this.info = info;
       this.events.publish("connection", { state: "connected", info });
       return info;

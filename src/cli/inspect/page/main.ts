@@ -22,6 +22,12 @@ const eraSelect = h(
 );
 const infoBox = h("div", { class: "info", id: "server-info" });
 const notices = h("ol", { class: "notifications", "aria-label": "notifications" });
+const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+const levelSelect = h("select", { "aria-label": "log level" }, h("option", { value: "" }, "(server default)"), LEVELS.map((l) => h("option", { value: l }, l)));
+levelSelect.addEventListener("change", () => {
+  if (levelSelect.value === "") return;
+  api("logging/setLevel", { level: levelSelect.value }).catch((error: unknown) => notices.prepend(h("li", { class: "warning" }, errorLine(error))));
+});
 
 const tabs: [string, HTMLElement][] = [
   ["Tools", toolsPanel()],
@@ -30,7 +36,7 @@ const tabs: [string, HTMLElement][] = [
   ["Tasks", tasksPanel()],
   ["Skills", skillsPanel()],
   ["Wire", wirePanel()],
-  ["Notifications", h("section", null, notices)],
+  ["Notifications", h("section", null, h("div", { class: "bar" }, h("label", { class: "inline" }, "log level ", levelSelect)), notices)],
   ["History", historyPanel(() => show("Tools"))],
   ["Roots", rootsPanel()],
 ];
