@@ -21,8 +21,16 @@ function usage(argv: string[]): string {
 describe("parseCommandLine", () => {
   it("reads inspect before or after a URL, and before or after a program, with --port and --no-open", () => {
     const url = "http://127.0.0.1:3000/mcp";
-    for (const argv of [["inspect", url], [url, "inspect"]]) {
-      expect(run(argv)).toMatchObject({ target: { kind: "http", url }, command: "inspect", port: 0, open: true });
+    for (const argv of [
+      ["inspect", url],
+      [url, "inspect"],
+    ]) {
+      expect(run(argv)).toMatchObject({
+        target: { kind: "http", url },
+        command: "inspect",
+        port: 0,
+        open: true,
+      });
     }
     expect(run(["inspect", "--port", "8123", "--no-open", "--", "node", "s.js"])).toMatchObject({
       target: { kind: "stdio", command: "node", args: ["s.js"] },

@@ -242,17 +242,25 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
         await page.getByRole("button", { name: "greet", exact: true }).click();
         await page.locator('input[name="name"]').fill("Ada");
         await page.locator('input[name="tone"]').fill("f");
-        await expect.poll(() => page.locator("datalist option").evaluateAll((o) => o.map((x) => x.getAttribute("value")))).toEqual(["formally"]);
+        await expect
+          .poll(() =>
+            page.locator("datalist option").evaluateAll((o) => o.map((x) => x.getAttribute("value"))),
+          )
+          .toEqual(["formally"]);
         await page.locator('input[name="tone"]').fill("formally");
         await page.getByRole("button", { name: "Get prompt" }).click();
-        await expect.poll(() => page.locator(".message").first().textContent()).toBe("userGreet Ada formally");
+        await expect
+          .poll(() => page.locator(".message").first().textContent())
+          .toBe("userGreet Ada formally");
       });
 
       it("reads a resource template, its variable completed by the server", async () => {
         await tab(page, "Resources");
         const template = page.locator(".template", { hasText: "test://items/{id}" });
         await template.locator('input[name="id"]').fill("g");
-        await expect.poll(() => template.locator("option").evaluateAll((o) => o.map((x) => x.getAttribute("value")))).toEqual(["gamma"]);
+        await expect
+          .poll(() => template.locator("option").evaluateAll((o) => o.map((x) => x.getAttribute("value"))))
+          .toEqual(["gamma"]);
         await template.locator('input[name="id"]').fill("gamma");
         await template.getByRole("button", { name: "read" }).click();
         await expect.poll(() => page.locator("#resource-reader pre.text").textContent()).toBe("item gamma");
@@ -318,7 +326,9 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
         );
         await page.getByLabel("filter by method").fill("");
         expect(await page.locator(".wire-row.in").count()).toBeGreaterThan(0);
-        if (era === "2025-11-25") await page.screenshot({ path: shot("wire") });
+        await page.evaluate(() => globalThis.scrollTo(0, 0));
+        if (era === "2025-11-25")
+          await page.screenshot({ path: shot("wire"), clip: { x: 0, y: 0, width: 1180, height: 480 } });
         expect(errors).toEqual([]);
       });
     });

@@ -164,8 +164,14 @@ export async function inspectServer(): Promise<Server> {
       { complete: { id: (value) => ["alpha", "beta", "gamma"].filter((v) => v.startsWith(value)) } },
     )
     .prompt(
-      { name: "greet", description: "Greets someone", arguments: [{ name: "name", required: true }, { name: "tone" }] },
-      ({ name, tone }) => ({ messages: [{ role: "user", content: { type: "text", text: `Greet ${name} ${tone ?? "warmly"}` } }] }),
+      {
+        name: "greet",
+        description: "Greets someone",
+        arguments: [{ name: "name", required: true }, { name: "tone" }],
+      },
+      ({ name, tone }) => ({
+        messages: [{ role: "user", content: { type: "text", text: `Greet ${name} ${tone ?? "warmly"}` } }],
+      }),
       { complete: { tone: (value) => ["warmly", "formally", "wryly"].filter((v) => v.startsWith(value)) } },
     )
     .resource({ uri: "test://note", name: "note", mimeType: "text/plain" }, (uri) => ({

@@ -77,7 +77,11 @@ export class InspectorConnection {
     try {
       const info = await client.connect();
       if (generation !== this.generation) return info;
-      if (this.logLevel !== undefined && info.era === "2025-11-25" && info.capabilities.logging !== undefined) {
+      if (
+        this.logLevel !== undefined &&
+        info.era === "2025-11-25" &&
+        info.capabilities.logging !== undefined
+      ) {
         await client.setLoggingLevel(this.logLevel);
       }
       this.info = info;

@@ -23,10 +23,17 @@ const eraSelect = h(
 const infoBox = h("div", { class: "info", id: "server-info" });
 const notices = h("ol", { class: "notifications", "aria-label": "notifications" });
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-const levelSelect = h("select", { "aria-label": "log level" }, h("option", { value: "" }, "(server default)"), LEVELS.map((l) => h("option", { value: l }, l)));
+const levelSelect = h(
+  "select",
+  { "aria-label": "log level" },
+  h("option", { value: "" }, "(server default)"),
+  LEVELS.map((l) => h("option", { value: l }, l)),
+);
 levelSelect.addEventListener("change", () => {
   if (levelSelect.value === "") return;
-  api("logging/setLevel", { level: levelSelect.value }).catch((error: unknown) => notices.prepend(h("li", { class: "warning" }, errorLine(error))));
+  api("logging/setLevel", { level: levelSelect.value }).catch((error: unknown) =>
+    notices.prepend(h("li", { class: "warning" }, errorLine(error))),
+  );
 });
 
 const tabs: [string, HTMLElement][] = [
@@ -36,7 +43,15 @@ const tabs: [string, HTMLElement][] = [
   ["Tasks", tasksPanel()],
   ["Skills", skillsPanel()],
   ["Wire", wirePanel()],
-  ["Notifications", h("section", null, h("div", { class: "bar" }, h("label", { class: "inline" }, "log level ", levelSelect)), notices)],
+  [
+    "Notifications",
+    h(
+      "section",
+      null,
+      h("div", { class: "bar" }, h("label", { class: "inline" }, "log level ", levelSelect)),
+      notices,
+    ),
+  ],
   ["History", historyPanel(() => show("Tools"))],
   ["Roots", rootsPanel()],
 ];

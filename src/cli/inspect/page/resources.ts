@@ -20,7 +20,11 @@ const filter = h("input", {
 });
 const listBox = h("div", { class: "items" });
 const templateBox = h("div", { class: "items" });
-const reader = h("div", { class: "detail", id: "resource-reader" }, h("div", { class: "hint" }, "read a resource"));
+const reader = h(
+  "div",
+  { class: "detail", id: "resource-reader" },
+  h("div", { class: "hint" }, "read a resource"),
+);
 const updates = h("ol", { class: "updates", "aria-label": "resource updates" });
 
 /** The Resources tab: resources and templates (with completion), read, subscribe and live updates. */
