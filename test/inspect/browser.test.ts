@@ -225,6 +225,20 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
         expect(await task.locator("pre.text").textContent()).toBe("job done");
       });
 
+      it("answers the input a running task asks for, and sees it through", async () => {
+        await selectTool(page, "asking-job");
+        expect(await page.locator("#as-task").isChecked()).toBe(true);
+        await page.getByRole("button", { name: "Call", exact: true }).click();
+        const dialog = page.locator('.dialog[aria-label="elicitation"]');
+        await dialog.waitFor();
+        expect(await dialog.locator(".dialog-message").textContent()).toBe("Go on?");
+        await dialog.getByRole("button", { name: "Accept" }).click();
+        await tab(page, "Tasks");
+        const task = page.locator("[data-task]", { hasText: "asking-job" });
+        await expect.poll(() => task.locator(".status").textContent()).toBe("completed");
+        expect(await task.locator("pre.text").textContent()).toBe("went on");
+      });
+
       it("reads a skill, each file with its digest verified", async () => {
         await tab(page, "Skills");
         await page.getByRole("button", { name: "greeting", exact: true }).click();
@@ -326,7 +340,9 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
         );
         await page.getByLabel("filter by method").fill("");
         expect(await page.locator(".wire-row.in").count()).toBeGreaterThan(0);
-        await page.evaluate(() => globalThis.scrollTo(0, 0));
+        await page.evaluate(() =>
+          (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0),
+        );
         if (era === "2025-11-25")
           await page.screenshot({ path: shot("wire"), clip: { x: 0, y: 0, width: 1180, height: 480 } });
         expect(errors).toEqual([]);
@@ -344,6 +360,9 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
 
     it("connects, calls get-sum through its form, and shows an image result", async () => {
       expect(await page.locator("#server-info").textContent()).toContain("mcp-servers/everything");
+      // Era auto: 2026-07-28 asked first, 2025-11-25 agreed with this server.
+      expect(await page.getByLabel("era", { exact: true }).inputValue()).toBe("auto");
+      expect(await page.locator("#era").textContent()).toBe("2025-11-25 (protocol 2025-11-25)");
       await selectTool(page, "get-sum");
       await page.locator('input[name="a"]').fill("1");
       await page.locator('input[name="b"]').fill("2.5");

@@ -123,6 +123,24 @@ export async function inspectServer(): Promise<Server> {
         }),
     )
     .tool(
+      {
+        name: "asking-job",
+        description: "A task that asks before it goes on",
+        inputSchema: { type: "object" },
+        execution: { taskSupport: "required" },
+      },
+      () =>
+        runAsTask(async (task) => {
+          const { go } = await task.input({
+            go: {
+              method: "elicitation/create",
+              params: { message: "Go on?", requestedSchema: { type: "object", properties: {} } },
+            },
+          });
+          return text(go !== undefined && "action" in go && go.action === "accept" ? "went on" : "stopped");
+        }),
+    )
+    .tool(
       { name: "touch", description: "Updates test://note", inputSchema: { type: "object" } },
       async () => {
         await server?.notifyResourceUpdated("test://note");

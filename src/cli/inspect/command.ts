@@ -56,24 +56,29 @@ export type LoginStarter = (
 ) => Promise<{ provider: HttpAuthProvider; close(): Promise<void> }>;
 
 /**
- * `--login`: the CLI's OAuth client, whose authorization URL is printed in the terminal, shown to the page and
- * opened, only when it is https (or loopback http): never through a shell.
+ * `--login`: how an authorization URL reaches the user. Only an https (or loopback http) URL without userinfo is
+ * printed in the terminal, shown to the page and opened (with an argv, never a shell); any other is refused, and
+ * the login fails.
  */
+export function authorizationUrlPresenter(
+  args: Pick<CliArgs, "open">,
+  out: Output,
+  events: EventHub,
+  open: (url: string) => unknown = openInBrowser,
+): (url: URL) => void {
+  return (url) => {
+    const checked = browsableUrl(url.href);
+    if (checked === undefined) {
+      out.stderrLine(`mcpkit: refused an authorization URL that is not https: ${safe(url.href)}`);
+      events.publish("auth", { refused: true });
+      throw new Error("the authorization URL is not https (or loopback http)");
+    }
+    out.stderrLine(`mcpkit: log in by opening this URL in a browser:\n  ${safe(checked)}`);
+    events.publish("auth", { url: checked });
+    if (args.open) open(checked);
+  };
+}
+
 function startLogin(args: CliArgs, out: Output, events: EventHub, login: LoginStarter) {
-  return login(
-    args,
-    out,
-    (url) => {
-      const checked = browsableUrl(url.href);
-      if (checked === undefined) {
-        out.stderrLine(`mcpkit: refused an authorization URL that is not https: ${safe(url.href)}`);
-        events.publish("auth", { refused: true });
-        throw new Error("the authorization URL is not https (or loopback http)");
-      }
-      out.stderrLine(`mcpkit: log in by opening this URL in a browser:\n  ${safe(checked)}`);
-      events.publish("auth", { url: checked });
-      if (args.open) openInBrowser(checked);
-    },
-    "mcpkit-inspect",
-  );
+  return login(args, out, authorizationUrlPresenter(args, out, events), "mcpkit-inspect");
 }

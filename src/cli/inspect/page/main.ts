@@ -1,7 +1,7 @@
 import "./style.css";
 import { api, on, openEvents } from "./api.js";
 import { dialogLayer } from "./dialogs.js";
-import { type Child, errorLine, h, json, pre, replace } from "./dom.js";
+import { type Child, errorLine, h, json, link, pre, replace } from "./dom.js";
 import { historyPanel } from "./history.js";
 import { load as loadPrompts, promptsPanel } from "./prompts.js";
 import { load as loadResources, resetSubscriptions, resourcesPanel } from "./resources.js";
@@ -163,11 +163,12 @@ on("warning", (data) => {
 });
 on("auth", (data) => {
   const a = data as Params;
-  if (typeof a.url === "string")
-    replace(
-      infoBox,
-      h("div", null, "Log in: the inspector opened (or printed) the authorization URL in the terminal."),
-    );
+  if (typeof a.url === "string") {
+    const hint = h("div", { class: "hint" }, "(the same URL is in the terminal)");
+    replace(infoBox, h("div", { class: "auth" }, "Log in to the server: ", link(a.url), hint));
+  } else if (a.refused === true) {
+    replace(infoBox, h("div", { class: "error" }, "The server's authorization URL is not https: refused."));
+  }
 });
 
 const app = document.getElementById("app") as HTMLElement;

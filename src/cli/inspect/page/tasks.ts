@@ -8,10 +8,13 @@ type Params = { [key: string]: unknown };
 
 interface Row {
   element: HTMLElement;
+  name: HTMLElement;
   status: HTMLElement;
   out: HTMLElement;
   tool: Tool | undefined;
   view: OpenView | undefined;
+  /** The newest state heard of. */
+  last: Params | undefined;
 }
 
 /** Most tasks shown; the oldest go first. */
@@ -28,11 +31,12 @@ export function tasksPanel(): HTMLElement {
   return h("section", null, listBox);
 }
 
-function row(taskId: string, tool?: Tool, view?: OpenView): Row {
+function row(taskId: string): Row {
   let r = rows.get(taskId);
   if (r !== undefined) return r;
   document.getElementById("no-tasks")?.remove();
   const status = h("span", { class: "status" });
+  const name = h("b", { class: "task-tool" });
   const out = h("div");
   const refresh = async () => {
     try {
@@ -52,13 +56,15 @@ function row(taskId: string, tool?: Tool, view?: OpenView): Row {
     "div",
     { class: "item task", "data-task": taskId },
     h("code", null, taskId),
-    tool === undefined ? null : h("b", null, ` ${tool.name} `),
+    " ",
+    name,
+    " ",
     status,
     h("button", { type: "button", class: "small", onclick: () => void refresh() }, "refresh"),
     h("button", { type: "button", class: "small", onclick: () => void cancel() }, "cancel"),
     out,
   );
-  r = { element, status, out, tool, view };
+  r = { element, name, status, out, tool: undefined, view: undefined, last: undefined };
   rows.set(taskId, r);
   listBox.prepend(element);
   if (rows.size > MAX_TASKS) {
@@ -71,6 +77,7 @@ function row(taskId: string, tool?: Tool, view?: OpenView): Row {
 
 function show(task: Params): void {
   const r = row(String(task.taskId));
+  r.last = task;
   r.status.textContent = `${String(task.status)}${typeof task.statusMessage === "string" ? `: ${task.statusMessage}` : ""}`;
   r.status.className = `status ${String(task.status)}`;
   if (task.result !== undefined) {
@@ -87,8 +94,12 @@ function show(task: Params): void {
 
 /** A task just started from the Tools tab. */
 export function showTask(task: Params, tool: Tool, view: OpenView | undefined): void {
-  row(String(task.taskId), tool, view);
-  show(task);
+  // Its status events may have come first (the event stream can beat the call's answer).
+  const r = row(String(task.taskId));
+  r.tool = tool;
+  r.view = view;
+  r.name.textContent = tool.name;
+  show(r.last ?? task);
 }
 
 on("task", (data) => show(data as Params));
