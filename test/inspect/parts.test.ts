@@ -39,6 +39,34 @@ describe("the event stream", () => {
     expect(late.frames.at(-1)).toContain('data: "live"');
   });
 
+  it("still gives a late page the pinned events the backlog dropped (the connection, open dialogs), once", () => {
+    const hub = new EventHub();
+    hub.publish("connection", { state: "connected" }, "connection");
+    hub.publish("dialog", { id: "a" }, "dialog:a");
+    hub.publish("dialog", { id: "b" }, "dialog:b");
+    hub.unpin("dialog:b");
+    for (let i = 0; i < BACKLOG_EVENTS; i++) hub.publish("wire", i);
+    const late = fakeResponse();
+    hub.attach(late.res);
+    expect(late.frames).toHaveLength(BACKLOG_EVENTS + 2);
+    expect(late.frames[0]).toContain("event: connection");
+    expect(late.frames[1]).toContain('"id":"a"');
+    // Still in the backlog: replayed from there, not twice.
+    const fresh = new EventHub();
+    fresh.publish("connection", { state: "connected" }, "connection");
+    const page = fakeResponse();
+    fresh.attach(page.res);
+    expect(page.frames).toHaveLength(1);
+  });
+
+  it("resumes after Last-Event-ID: a reconnecting page gets only what it missed", () => {
+    const hub = new EventHub();
+    for (let i = 0; i < 10; i++) hub.publish("wire", i, i === 0 ? "connection" : undefined);
+    const back = fakeResponse();
+    hub.attach(back.res, 6);
+    expect(back.frames.map((f) => /data: (\d+)/.exec(f)?.[1])).toEqual(["7", "8", "9"]);
+  });
+
   it("refuses a listener over MAX_LISTENERS, and takes one again when a page leaves", () => {
     const hub = new EventHub();
     const pages = Array.from({ length: MAX_LISTENERS }, () => fakeResponse());

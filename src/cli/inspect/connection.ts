@@ -45,7 +45,7 @@ export class InspectorConnection {
     await this.close();
     this.era = era;
     const generation = ++this.generation;
-    this.events.publish("connection", { state: "connecting", era: era ?? "auto" });
+    this.events.publish("connection", { state: "connecting", era: era ?? "auto" }, "connection");
     const opened = openTarget({ ...this.args, era }, this.authProvider);
     this.opened = opened;
     const client = new Client({
@@ -85,18 +85,22 @@ export class InspectorConnection {
         await client.setLoggingLevel(this.logLevel);
       }
       this.info = info;
-      this.events.publish("connection", { state: "connected", info });
+      this.events.publish("connection", { state: "connected", info }, "connection");
       return info;
     } catch (error) {
       if (generation === this.generation) {
         this.client = undefined;
         const stderr = opened.stderrTail().trimEnd();
-        this.events.publish("connection", {
-          state: "failed",
-          error: error instanceof Error ? error.message : String(error),
-          ...(stderr === "" ? {} : { stderr: stderr.split(/\r?\n/).slice(-10).join("\n") }),
-          exit: opened.exitNote(),
-        });
+        this.events.publish(
+          "connection",
+          {
+            state: "failed",
+            error: error instanceof Error ? error.message : String(error),
+            ...(stderr === "" ? {} : { stderr: stderr.split(/\r?\n/).slice(-10).join("\n") }),
+            exit: opened.exitNote(),
+          },
+          "connection",
+        );
       }
       await client.close().catch(() => {});
       throw error;
@@ -122,7 +126,7 @@ export class InspectorConnection {
     this.generation++;
     if (client !== undefined) {
       await client.close().catch(() => {});
-      this.events.publish("connection", { state: "closed" });
+      this.events.publish("connection", { state: "closed" }, "connection");
     }
     this.opened = undefined;
   }
@@ -146,12 +150,16 @@ export class InspectorConnection {
           },
           close: (reason) => {
             if (generation === this.generation) {
-              events.publish("connection", {
-                state: "closed",
-                reason: reason.kind,
-                ...(reason.error === undefined ? {} : { error: reason.error.message }),
-                exit: this.opened?.exitNote(),
-              });
+              events.publish(
+                "connection",
+                {
+                  state: "closed",
+                  reason: reason.kind,
+                  ...(reason.error === undefined ? {} : { error: reason.error.message }),
+                  exit: this.opened?.exitNote(),
+                },
+                "connection",
+              );
             }
             handlers.close(reason);
           },

@@ -36,6 +36,7 @@ export class Dialogs {
       const done = () => {
         this.pending.delete(id);
         signal.removeEventListener("abort", aborted);
+        this.events.unpin(`dialog:${id}`);
         this.events.publish("dialog-closed", { id });
       };
       const aborted = () => {
@@ -54,7 +55,7 @@ export class Dialogs {
       });
       if (signal.aborted) return aborted();
       signal.addEventListener("abort", aborted, { once: true });
-      this.events.publish("dialog", { id, kind, params });
+      this.events.publish("dialog", { id, kind, params }, `dialog:${id}`);
     });
   }
 

@@ -23,26 +23,47 @@ export interface InspectorEvent {
  */
 export class EventHub {
   private readonly listeners = new Set<ServerResponse>();
-  private readonly backlog: string[] = [];
+  private readonly backlog: { id: number; frame: string }[] = [];
+  /** Events that stay true until replaced or unpinned (the connection's state, open dialogs), by key. */
+  private readonly pinned = new Map<string, { id: number; frame: string }>();
   private next = 0;
 
-  /** Sends an event to every page, keeping it for pages that come later. */
-  publish(type: string, data: unknown): void {
-    const frame = `id: ${this.next++}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
-    this.backlog.push(frame);
+  /**
+   * Sends an event to every page, keeping it for pages that come later. With `pin`, the event is also kept
+   * under that key (replacing the one before) until {@link unpin}: a page that comes after the backlog has moved
+   * on still gets it.
+   */
+  publish(type: string, data: unknown, pin?: string): void {
+    const id = this.next++;
+    const frame = `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+    this.backlog.push({ id, frame });
     if (this.backlog.length > BACKLOG_EVENTS) this.backlog.shift();
+    if (pin !== undefined) this.pinned.set(pin, { id, frame });
     for (const res of this.listeners) res.write(frame);
   }
 
-  /** Streams the backlog then every new event to `res`; false when too many pages already listen. */
-  attach(res: ServerResponse): boolean {
+  unpin(key: string): void {
+    this.pinned.delete(key);
+  }
+
+  /**
+   * Streams to `res` what it has not seen (after `lastEventId`, the browser's `Last-Event-ID` when it
+   * reconnects), pinned events first, then every new event; false when too many pages already listen.
+   */
+  attach(res: ServerResponse, lastEventId?: number): boolean {
     if (this.listeners.size >= MAX_LISTENERS) return false;
     res.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-store",
       "x-content-type-options": "nosniff",
     });
-    for (const frame of this.backlog) res.write(frame);
+    const after = lastEventId ?? -1;
+    const first = this.backlog[0]?.id ?? this.next;
+    const older = [...this.pinned.values()]
+      .filter((e) => e.id < first && e.id > after)
+      .sort((a, b) => a.id - b.id);
+    for (const { frame } of older) res.write(frame);
+    for (const { id, frame } of this.backlog) if (id > after) res.write(frame);
     this.listeners.add(res);
     res.on("close", () => this.listeners.delete(res));
     return true;

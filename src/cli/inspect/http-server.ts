@@ -124,7 +124,10 @@ export async function startInspectorServer(options: {
         return void res.end(body);
       }
       if (path === "/events") {
-        if (!events.attach(res)) refuse(res, { status: 403, reason: "too many pages are open" });
+        const last = Number(req.headers["last-event-id"]);
+        if (!events.attach(res, Number.isSafeInteger(last) ? last : undefined)) {
+          refuse(res, { status: 403, reason: "too many pages are open" });
+        }
         return;
       }
       return refuse(res, { status: 404, reason: "not found" });
