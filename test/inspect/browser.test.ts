@@ -377,6 +377,30 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
       ).toBe(true);
     });
 
+    it("answers its elicitation in a dialog: defaults filled in, titled and multiple choices", async () => {
+      await selectTool(page, "trigger-elicitation-request");
+      await page.getByRole("button", { name: "Call", exact: true }).click();
+      const dialog = page.locator('.dialog[aria-label="elicitation"]');
+      await dialog.waitFor();
+      const accept = dialog.getByRole("button", { name: "Accept" });
+      expect(await accept.isDisabled()).toBe(true); // name is required
+      expect(await dialog.locator('input[name="integer"]').inputValue()).toBe("42");
+      const fish = dialog.locator('select[name="titledMultipleSelectEnum"]');
+      expect(await fish.locator("option:checked").allTextContents()).toEqual(["Tuna (fish-1)"]);
+      expect(await dialog.locator('select[name="titledSingleSelectEnum"] option:checked').textContent()).toBe(
+        "Superman (hero-1)",
+      );
+      await dialog.locator('input[name="integer"]').fill("500");
+      expect((await dialog.locator(".field-error").allTextContents()).join("|")).toMatch(/100/);
+      expect(await accept.isDisabled()).toBe(true);
+      await dialog.locator('input[name="integer"]').fill("7");
+      await dialog.locator('input[name="name"]').fill("Ada");
+      await fish.selectOption(["0", "2"]);
+      await accept.click();
+      await expect.poll(() => page.locator(".call-out .result").textContent()).toContain("- Name: Ada");
+      expect(await page.locator(".call-out .result").textContent()).toContain("- Favorite Integer: 7");
+    });
+
     it("shows the progress of a long operation and cancels it", async () => {
       await selectTool(page, "trigger-long-running-operation");
       await page.locator('input[name="duration"]').fill("30");

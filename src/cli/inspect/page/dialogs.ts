@@ -58,9 +58,13 @@ function elicitation(id: string, params: Params): HTMLElement {
     return box;
   }
   const submit = h("button", { type: "button", class: "primary" }, "Accept");
-  const form = schemaForm(params.requestedSchema, () => {
-    submit.disabled = !form.valid();
-  });
+  const form = schemaForm(
+    params.requestedSchema,
+    () => {
+      submit.disabled = !form.valid();
+    },
+    { defaults: true },
+  );
   submit.disabled = !form.valid();
   submit.addEventListener("click", () => {
     const content = form.value();

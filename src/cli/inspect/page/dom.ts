@@ -10,7 +10,15 @@ type Props = { [key: string]: unknown };
 /** Attributes that would parse HTML or run script from a string: never set by the page. */
 const FORBIDDEN = new Set(["srcdoc", "innerhtml", "outerhtml", "style"]);
 /** Set as properties (their live value), not attributes. */
-const PROPERTIES = new Set(["value", "checked", "disabled", "selected", "indeterminate", "hidden"]);
+const PROPERTIES = new Set([
+  "value",
+  "checked",
+  "disabled",
+  "selected",
+  "indeterminate",
+  "hidden",
+  "multiple",
+]);
 
 /**
  * Makes an element: `h("button", { class: "primary", onclick: run }, "Call")`. Children are appended as text

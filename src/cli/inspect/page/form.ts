@@ -1,4 +1,5 @@
 import { jsonSchemaValidator } from "../../../validation/json-schema.js";
+import { choicesOf } from "./choices.js";
 import { h, json, replace } from "./dom.js";
 
 type Schema = { [key: string]: unknown };
@@ -51,28 +52,52 @@ function field(name: string, schema: Schema, required: boolean, onInput: () => v
     "label",
     { for: id },
     name,
+    typeof schema.title === "string" && schema.title !== name
+      ? h("span", { class: "title" }, ` ${schema.title}`)
+      : null,
     required ? h("span", { class: "req" }, " *") : null,
     type ? h("span", { class: "type" }, ` ${type}`) : null,
   );
   let control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
   let read: Field["read"];
   let write: Field["write"];
-  const enumValues = Array.isArray(schema.enum) ? (schema.enum as unknown[]) : undefined;
-  if (enumValues !== undefined) {
+  const choices = type === "array" ? undefined : choicesOf(schema);
+  const many = type === "array" ? choicesOf(schema.items) : undefined;
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  if (choices !== undefined) {
     const select = h(
       "select",
       { id, name, onchange: onInput },
       h("option", { value: "" }, required ? "(choose)" : "(unset)"),
-      enumValues.map((v, i) => h("option", { value: String(i) }, typeof v === "string" ? v : json(v))),
+      choices.map((c, i) => h("option", { value: String(i) }, c.label)),
     );
     control = select;
     read = () =>
       select.value === ""
         ? { ok: true, value: undefined, empty: true }
-        : { ok: true, value: enumValues[Number(select.value)], empty: false };
+        : { ok: true, value: choices[Number(select.value)]?.value, empty: false };
     write = (v) => {
-      const index = enumValues.findIndex((e) => JSON.stringify(e) === JSON.stringify(v));
+      const index = choices.findIndex((c) => same(c.value, v));
       select.value = index < 0 ? "" : String(index);
+    };
+  } else if (many !== undefined) {
+    const select = h(
+      "select",
+      { id, name, multiple: true, size: Math.min(many.length, 6), onchange: onInput },
+      many.map((c, i) => h("option", { value: String(i) }, c.label)),
+    );
+    control = select;
+    read = () => {
+      const picked = [...select.selectedOptions].map((o) => many[Number(o.value)]?.value);
+      return picked.length === 0
+        ? { ok: true, value: undefined, empty: true }
+        : { ok: true, value: picked, empty: false };
+    };
+    write = (v) => {
+      const values = Array.isArray(v) ? v : [];
+      for (const [i, option] of [...select.options].entries()) {
+        option.selected = values.some((x) => same(x, many[i]?.value));
+      }
     };
   } else if (type === "boolean") {
     const select = h(
@@ -142,7 +167,11 @@ function field(name: string, schema: Schema, required: boolean, onInput: () => v
  * A form generated from a JSON Schema object (one field per property: text, number, a select for enums and
  * booleans, JSON for the rest), validated as the user types against the whole schema, with a raw-JSON mode.
  */
-export function schemaForm(schema: unknown, onChange: () => void = () => {}): SchemaForm {
+export function schemaForm(
+  schema: unknown,
+  onChange: () => void = () => {},
+  options: { defaults?: boolean } = {},
+): SchemaForm {
   const s = (typeof schema === "object" && schema !== null ? schema : {}) as Schema;
   const properties = (typeof s.properties === "object" && s.properties !== null ? s.properties : {}) as {
     [key: string]: Schema;
@@ -270,6 +299,13 @@ export function schemaForm(schema: unknown, onChange: () => void = () => {}): Sc
     rawBox,
     general,
   );
+  // Elicitation forms start from the schema's defaults (SEP-1034); a tool's defaults are the server's to apply.
+  if (options.defaults === true) {
+    for (const f of fields) {
+      const d = properties[f.name]?.default;
+      if (d !== undefined) f.write(d);
+    }
+  }
   ok = check();
   return {
     element,
