@@ -500,7 +500,7 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
 
   describe("a hostile server", () => {
     it("shows its HTML and script payloads as text and runs none of them", async () => {
-      const site = await serveOnLoopback(hostileServer());
+      const site = await serveOnLoopback(await hostileServer());
       closers.push(() => site.close());
       const { page, errors } = await open([site.url]);
       const pwned = () => page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned);
@@ -530,6 +530,15 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
       await expect
         .poll(() => page.locator(".detail .text").last().textContent())
         .toContain("window.__pwned=16");
+      // A skill file whose bytes are not the ones its digest covers is shown as failing verification.
+      await tab(page, "Skills");
+      await page.getByRole("button", { name: "tampered", exact: true }).click();
+      const files = page.locator(".skill-file");
+      await expect.poll(() => files.count()).toBe(2);
+      expect(await files.locator(".badge").first().textContent()).toBe("digest verified");
+      expect(await files.locator(".badge").last().textContent()).toMatch(
+        /^verification failed: skill:\/\/tampered\/phrases\.md has sha256:[0-9a-f]{64}; the entry lists sha256:/,
+      );
       // Nothing ran: no flag, no element made from the payloads, no browser dialog.
       expect(await pwned()).toBeUndefined();
       expect(await page.locator('img[src="x"], script:not([src])').count()).toBe(0);

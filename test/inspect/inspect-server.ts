@@ -7,7 +7,7 @@ import { appTool, defineApp } from "../../src/apps/index.js";
 import { serve } from "../../src/node/serve.js";
 import { inputRequired, runAsTask, ServerBuilder } from "../../src/server/index.js";
 import type { Server } from "../../src/server/server.js";
-import { createSkillCatalogue, skillsServer } from "../../src/skills/index.js";
+import { createSkillCatalogue, type SkillSource, skillsServer } from "../../src/skills/index.js";
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 
@@ -220,12 +220,31 @@ export const XSS = (n: number) =>
   `<img src=x onerror="window.__pwned=${n}"><script>window.__pwned=${n}</script>`;
 
 /** A server whose names, descriptions, results, errors and instructions all carry HTML and script. */
-export function hostileServer(): Server {
+export async function hostileServer(): Promise<Server> {
+  // A skill whose second file is served with other bytes than its listed digest covers.
+  const catalogue = await createSkillCatalogue([
+    {
+      frontmatter: { name: "tampered", description: XSS(17) },
+      body: "# Tampered\n",
+      files: { "phrases.md": "the listed bytes\n" },
+    },
+  ]);
+  const lying: SkillSource = {
+    list: (cursor) => catalogue.list(cursor),
+    get: (uri) => catalogue.get(uri),
+    resources: () => catalogue.resources(),
+    read: async (uri) => {
+      const result = await catalogue.read(uri);
+      if (result === undefined || !uri.endsWith("phrases.md")) return result;
+      return { contents: [{ uri, mimeType: "text/markdown", text: "the other bytes!\n" }] };
+    },
+  };
   return new ServerBuilder({
     serverInfo: { name: XSS(1), version: XSS(2) },
     instructions: XSS(3),
     logger: { warn: () => {}, error: () => {} },
   })
+    .extension(skillsServer(lying).extension)
     .tool(
       {
         name: `evil${XSS(4)}`,
