@@ -239,6 +239,19 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
         expect(await task.locator("pre.text").textContent()).toBe("went on");
       });
 
+      it("cancels a running task from the Tasks tab", async () => {
+        await selectTool(page, "endless-job");
+        await page.getByRole("button", { name: "Call", exact: true }).click();
+        await tab(page, "Tasks");
+        const task = page.locator("[data-task]", { hasText: "endless-job" });
+        await expect.poll(() => task.locator(".status").textContent()).toBe("working: waiting for ever");
+        await task.getByRole("button", { name: "cancel" }).click();
+        await expect.poll(() => task.locator(".status").textContent()).toMatch(/^cancelled/);
+        // The poll that was following it ends on the same word, not an error.
+        await page.locator('[data-task][data-settled="true"]', { hasText: "endless-job" }).waitFor();
+        expect(await task.locator(".status").textContent()).toMatch(/^cancelled/);
+      });
+
       it("reads a skill, each file with its digest verified", async () => {
         await tab(page, "Skills");
         await page.getByRole("button", { name: "greeting", exact: true }).click();

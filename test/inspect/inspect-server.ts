@@ -124,6 +124,21 @@ export async function inspectServer(): Promise<Server> {
     )
     .tool(
       {
+        name: "endless-job",
+        description: "A task that runs until cancelled",
+        inputSchema: { type: "object" },
+        execution: { taskSupport: "required" },
+      },
+      () =>
+        runAsTask(async (task) => {
+          await task.status("waiting for ever");
+          return new Promise((_resolve, reject) => {
+            task.signal.addEventListener("abort", () => reject(task.signal.reason));
+          });
+        }),
+    )
+    .tool(
+      {
         name: "asking-job",
         description: "A task that asks before it goes on",
         inputSchema: { type: "object" },

@@ -231,14 +231,25 @@ export class InspectorApi {
     })
       .then(
         (result) => this.events.publish("task", { ...task, status: "completed", result }),
-        (error: unknown) =>
+        async (error: unknown) => {
+          // A task that ended cancelled or failed is reported as the server has it; only what it cannot say is an error.
+          const final = await getTask(client, task.taskId).catch(() => undefined);
+          if (final !== undefined && final.status !== "working" && final.status !== "input_required") {
+            this.events.publish("task", final);
+            return;
+          }
           this.events.publish("task-error", {
             taskId: task.taskId,
             error: error instanceof Error ? error.message : String(error),
             code: (error as { code?: unknown }).code,
-          }),
+          });
+        },
       )
-      .finally(() => this.tasks.delete(task.taskId));
+      .finally(() => {
+        this.tasks.delete(task.taskId);
+        // No more updates of this task will come.
+        this.events.publish("task-settled", { taskId: task.taskId });
+      });
   }
 
   private async subscribe(uri: string, on: boolean): Promise<unknown> {

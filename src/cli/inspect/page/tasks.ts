@@ -103,6 +103,9 @@ export function showTask(task: Params, tool: Tool, view: OpenView | undefined): 
 }
 
 on("task", (data) => show(data as Params));
+on("task-settled", (data) => {
+  row(String((data as Params).taskId)).element.dataset.settled = "true";
+});
 on("task-error", (data) => {
   const d = data as Params;
   const r = row(String(d.taskId));
