@@ -129,6 +129,23 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
         await expect.poll(() => page.locator(".call-out").textContent()).toMatch(/error|invalid|-32602/i);
       });
 
+      it("shows each kind of content: image, audio, a resource link to read, an embedded resource", async () => {
+        await selectTool(page, "media");
+        await page.getByRole("button", { name: "Call", exact: true }).click();
+        const out = page.locator(".call-out");
+        await out.locator(".result").waitFor();
+        await expect
+          .poll(() =>
+            out.locator("img").evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+          )
+          .toBe(1);
+        expect(await out.locator("audio").getAttribute("src")).toMatch(/^data:audio\/wav;base64,/);
+        expect(await out.locator(".embedded").textContent()).toContain("embedded text");
+        await out.locator(".link").getByRole("button", { name: "read" }).click();
+        expect(await page.locator('nav button[aria-selected="true"]').textContent()).toBe("Resources");
+        await expect.poll(() => page.locator("#resource-reader pre.text").textContent()).toBe("a note");
+      });
+
       it("shows progress and cancels the call", async () => {
         const before = slowSignals.length;
         await selectTool(page, "slow");

@@ -35,6 +35,11 @@ const show = (line) => { const li = document.createElement("li"); li.textContent
 })();
 </script></body></html>`;
 
+/** A 1x1 PNG and a WAV with no samples. */
+const PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+const WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=";
+
 /** The signals of the `slow` tool's calls, newest last: the tests see them aborted by Cancel. */
 export const slowSignals: AbortSignal[] = [];
 
@@ -122,6 +127,17 @@ export async function inspectServer(): Promise<Server> {
           return text("job done");
         }),
     )
+    .tool({ name: "media", description: "Every kind of content", inputSchema: { type: "object" } }, () => ({
+      content: [
+        { type: "image", mimeType: "image/png", data: PNG },
+        { type: "audio", mimeType: "audio/wav", data: WAV },
+        { type: "resource_link", uri: "test://note", name: "the note", mimeType: "text/plain" },
+        {
+          type: "resource",
+          resource: { uri: "test://inline", mimeType: "text/plain", text: "embedded text" },
+        },
+      ],
+    }))
     .tool(
       {
         name: "endless-job",

@@ -189,6 +189,7 @@ replace(
   dialogLayer(),
 );
 show("Tools");
+state.showTab = show;
 
 const initial = await api<{ target: { kind: string; argv: string[] }; era: string; info?: Params }>("state");
 state.target = initial.target;

@@ -23,7 +23,8 @@ export const state = {
   connected: false,
   history: [] as HistoryEntry[],
   onHistory: [] as (() => void)[],
-  onConnected: [] as (() => void)[],
+  /** Brings a tab to the front (set by main). */
+  showTab: (_name: string) => {},
 };
 
 /** The negotiated era, or undefined before a connection. */

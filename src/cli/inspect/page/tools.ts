@@ -163,7 +163,10 @@ export function select(tool: Tool, args?: Params): void {
       const result = answer.result as CallToolResult;
       replace(
         out,
-        callResult(result as unknown as Params, tool.outputSchema, (uri) => void readResource(uri)),
+        callResult(result as unknown as Params, tool.outputSchema, (uri) => {
+          state.showTab("Resources");
+          void readResource(uri);
+        }),
       );
       await app?.result(result);
     } catch (error) {
