@@ -191,6 +191,15 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
         expect(await iframe.getAttribute("sandbox")).toBe("allow-scripts allow-forms");
         expect(await iframe.getAttribute("src")).toMatch(/^\/view\/[A-Za-z0-9_-]{32}$/);
         if (era === "2026-07-28") await page.screenshot({ path: shot("app") });
+        // A second call tears the first view down: one view on the page, fed the new call.
+        await page.locator('input[name="word"]').fill("again");
+        await page.getByRole("button", { name: "Call", exact: true }).click();
+        await expect
+          .poll(() => page.frameLocator("iframe.app-view").locator("#events li").allTextContents())
+          .toEqual(["connected to mcpkit-inspect", 'input {"word":"again"}', "result echoed again"]);
+        expect(await page.locator("iframe").count()).toBe(1);
+        await page.getByRole("button", { name: "close view" }).click();
+        await expect.poll(() => page.locator("iframe").count()).toBe(0);
       });
 
       it("keeps an App view in its sandbox: no inspector API, no page, no token, no cookie", async () => {
@@ -357,7 +366,11 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
 
       it("logs the wire both ways, filters it by method, and copies a request as an mcpkit command", async () => {
         await tab(page, "Wire");
+        await page.getByLabel("follow").uncheck();
         await page.getByLabel("filter by method").fill("tools/call");
+        await page.locator(".wire-list").evaluate((list) => {
+          list.scrollTop = 0;
+        });
         const rows = page.locator(".wire-row");
         await expect.poll(() => rows.count()).toBeGreaterThan(0);
         await page.locator(".wire-row.out", { hasText: "tools/call" }).first().click();

@@ -5,6 +5,7 @@ import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkRequest, tokenMatches } from "../../src/cli/inspect/guard.js";
 import { browsableUrl, openerArgv } from "../../src/cli/inspect/open-url.js";
+import { runCliProcess } from "../cli/built-cli.js";
 import { inspectServer, serveOnLoopback } from "./inspect-server.js";
 import { op, type RunningInspector, startInspector } from "./inspector.js";
 
@@ -180,6 +181,12 @@ describe("mcpkit inspect (built) over loopback HTTP", () => {
     expect(first.headers["content-security-policy"]).toContain("connect-src 'none'");
     expect((await get(inspector.port, `/view/${opened.viewId}`)).status).toBe(404);
     expect((await get(inspector.port, `/view/${"A".repeat(32)}`)).status).toBe(404);
+  });
+
+  it("says so when --port is taken, and exits 2", async () => {
+    const second = await runCliProcess(["inspect", "--no-open", "--port", String(inspector.port), site.url]);
+    expect(second.status).toBe(2);
+    expect(second.stderr).toContain(`--port ${inspector.port}: already in use on 127.0.0.1`);
   });
 
   it("refuses a body over the bound and a body that is not JSON", async () => {

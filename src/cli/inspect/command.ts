@@ -25,12 +25,18 @@ export async function inspectCommand(
   const loggedIn = args.login ? await startLogin(args, out, events, login) : undefined;
   const connection = new InspectorConnection(args, events, dialogs, loggedIn?.provider);
   const api = new InspectorApi(connection, events, dialogs);
-  const server = await startInspectorServer({ port: args.port, api, events, assets: { dir: assets } });
+  const server = await startInspectorServer({ port: args.port, api, events, assets: { dir: assets } }).catch(
+    async (error: unknown) => {
+      await loggedIn?.close().catch(() => {});
+      throw error;
+    },
+  );
   try {
     out.io.stdout.write(`${server.url}\n`);
     out.note("mcpkit: the inspector runs until Ctrl-C; the URL carries its token, keep it to yourself");
     if (args.open) openInBrowser(server.url);
-    await connection.connect(args.era).catch((error: unknown) => {
+    // In the background: Ctrl-C ends the inspector even while it connects (or waits for a login).
+    connection.connect(args.era).catch((error: unknown) => {
       out.note(`mcpkit: could not connect: ${safe(error instanceof Error ? error.message : String(error))}`);
     });
     await new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { JsonRpcError } from "../../jsonrpc/errors.js";
+import { UsageError } from "../exit-codes.js";
 import { BadRequest, type InspectorApi } from "./api.js";
 import type { EventHub } from "./events.js";
 import { allowedOrigins, checkRequest, type Refusal } from "./guard.js";
@@ -169,7 +170,15 @@ export async function startInspectorServer(options: {
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === "EADDRINUSE" || error.code === "EACCES"
+          ? new UsageError(
+              `--port ${options.port}: ${error.code === "EACCES" ? "not allowed" : "already in use"} on 127.0.0.1`,
+            )
+          : error,
+      );
+    });
     server.listen(options.port, "127.0.0.1", () => resolve());
   });
   port = (server.address() as AddressInfo).port;

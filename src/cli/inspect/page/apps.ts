@@ -66,10 +66,16 @@ export async function openView(
     allow: opened.allow,
   });
   const status = h("div", { class: "hint" }, "view loading...");
+  let close: () => Promise<void> = async () => {};
+  const closeButton = h(
+    "button",
+    { type: "button", class: "small", onclick: () => void close() },
+    "close view",
+  );
   const element = h(
     "div",
     { class: "app-frame" },
-    h("div", { class: "caption" }, "MCP App view ", status),
+    h("div", { class: "caption" }, "MCP App view ", status, " ", closeButton),
     iframe,
   );
   // In place before the view loads: moving an iframe later would reload it.
@@ -103,6 +109,14 @@ export async function openView(
   ready.catch((error: unknown) => {
     status.textContent = `the view did not start: ${error instanceof Error ? error.message : String(error)}`;
   });
+  let closed: Promise<void> | undefined;
+  close = () => {
+    closed ??= host.teardown("closed by the user").then((outcome) => {
+      element.remove();
+      if (!outcome.answered) log(`the view was torn down without its answer (${outcome.error.message})`);
+    });
+    return closed;
+  };
   return {
     element,
     result: async (result) => {
@@ -112,9 +126,6 @@ export async function openView(
     cancel: (reason) => {
       call.cancel(reason);
     },
-    close: async () => {
-      await host.teardown("closed by the user");
-      element.remove();
-    },
+    close,
   };
 }

@@ -15,6 +15,8 @@ let tools: Tool[] = [];
 let shown: Tool[] = [];
 let selected: Tool | undefined;
 let form: SchemaForm | undefined;
+/** The App view on screen, if any. */
+let current: OpenView | undefined;
 const list = new VirtualList<Tool>(44, (tool) =>
   h(
     "div",
@@ -140,6 +142,9 @@ export function select(tool: Tool, args?: Params): void {
       note.textContent = `${String(p.progress)}${p.total === undefined ? "" : `/${String(p.total)}`}${typeof p.message === "string" ? ` ${p.message}` : ""}`;
     };
     let app: OpenView | undefined;
+    // One view at a time: the one before is torn down (ui/resource-teardown, bounded) before the next loads.
+    await current?.close().catch(() => {});
+    current = undefined;
     if (hasView(tool)) {
       app = await openView(tool, args, view, (line) => out.append(h("div", { class: "hint" }, line))).catch(
         (error: unknown) => {
@@ -147,6 +152,7 @@ export function select(tool: Tool, args?: Params): void {
           return undefined;
         },
       );
+      current = app;
     }
     try {
       const answer = await tracked<{ result?: CallToolResult; task?: Params }>("tools/call", {

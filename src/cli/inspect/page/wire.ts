@@ -33,15 +33,18 @@ const filter = h("input", {
 });
 const follow = h("input", { type: "checkbox", checked: true });
 const detail = h("div", { class: "detail wire-detail" }, h("div", { class: "hint" }, "choose a message"));
-const list = new VirtualList<WireEntry>(24, (entry) =>
-  h(
-    "div",
-    { class: `wire-row ${entry.direction}`, onclick: () => select(entry) },
-    h("span", { class: "dir" }, entry.direction === "out" ? "→" : "←"),
-    h("span", { class: "time" }, entry.time.slice(11, 23)),
-    h("span", { class: "method" }, methodOf(entry)),
-    entry.id === undefined ? null : h("span", { class: "hint" }, ` #${String(entry.id)}`),
-  ),
+const list = new VirtualList<WireEntry>(
+  24,
+  (entry) =>
+    h(
+      "div",
+      { class: `wire-row ${entry.direction}`, onclick: () => select(entry) },
+      h("span", { class: "dir" }, entry.direction === "out" ? "→" : "←"),
+      h("span", { class: "time" }, entry.time.slice(11, 23)),
+      h("span", { class: "method" }, methodOf(entry)),
+      entry.id === undefined ? null : h("span", { class: "hint" }, ` #${String(entry.id)}`),
+    ),
+  "vlist wire-list",
 );
 
 function methodOf(entry: WireEntry): string {
