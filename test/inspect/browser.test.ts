@@ -483,6 +483,26 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
     }, 60_000);
   });
 
+  describe("a server that fails", () => {
+    it("shows how the program ended and the end of its stderr", async () => {
+      const inspector = await startInspector([
+        "--",
+        process.execPath,
+        "-e",
+        "console.error('boom: no config'); process.exit(3)",
+      ]);
+      closers.push(async () => expect(await inspector.stop()).toBe(0));
+      const page = await context.newPage();
+      await page.goto(inspector.url);
+      await page.locator("#conn-state", { hasText: /^(failed|closed)$/ }).waitFor({ timeout: 20_000 });
+      await expect
+        .poll(() => page.locator("#server-info").textContent())
+        .toContain("the server process exited with code 3");
+      expect(await page.locator("#server-info").textContent()).toContain("boom: no config");
+      await page.close();
+    }, 30_000);
+  });
+
   describe("refusals", () => {
     it("refuses a page without the token, and a page of another origin that has it", async () => {
       const site = await serveOnLoopback(await inspectServer());

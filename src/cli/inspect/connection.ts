@@ -90,13 +90,12 @@ export class InspectorConnection {
     } catch (error) {
       if (generation === this.generation) {
         this.client = undefined;
-        const stderr = opened.stderrTail().trimEnd();
         this.events.publish(
           "connection",
           {
             state: "failed",
             error: error instanceof Error ? error.message : String(error),
-            ...(stderr === "" ? {} : { stderr: stderr.split(/\r?\n/).slice(-10).join("\n") }),
+            ...stderrOf(opened),
             exit: opened.exitNote(),
           },
           "connection",
@@ -149,13 +148,15 @@ export class InspectorConnection {
             handlers.message(message, info);
           },
           close: (reason) => {
-            if (generation === this.generation) {
+            // Before the connection was made, connect() reports the failure (with the stderr) instead.
+            if (generation === this.generation && this.info !== undefined) {
               events.publish(
                 "connection",
                 {
                   state: "closed",
                   reason: reason.kind,
                   ...(reason.error === undefined ? {} : { error: reason.error.message }),
+                  ...stderrOf(this.opened),
                   exit: this.opened?.exitNote(),
                 },
                 "connection",
@@ -171,4 +172,10 @@ export class InspectorConnection {
       close: () => transport.close(),
     } as Transport;
   }
+}
+
+/** The last lines of a program's stderr, for the page (none for HTTP, or when it wrote nothing). */
+function stderrOf(opened: OpenedTarget | undefined): { stderr?: string } {
+  const tail = opened?.stderrTail().trimEnd() ?? "";
+  return tail === "" ? {} : { stderr: tail.split(/\r?\n/).slice(-10).join("\n") };
 }

@@ -135,12 +135,21 @@ on("connection", (data) => {
     void loadSkills();
   } else if (c.state === "failed" || c.state === "closed") {
     state.connected = false;
-    if (c.error !== undefined)
+    if (c.error !== undefined || c.exit !== undefined) {
       replace(
         infoBox,
-        h("div", { class: "error" }, String(c.error)),
-        c.stderr === undefined ? null : pre(String(c.stderr), "text"),
+        c.error === undefined ? null : h("div", { class: "error" }, String(c.error)),
+        c.exit === undefined ? null : h("div", { class: "error" }, `the server process ${String(c.exit)}`),
+        c.stderr === undefined
+          ? null
+          : h(
+              "div",
+              null,
+              h("div", { class: "caption" }, "its stderr ended with"),
+              pre(String(c.stderr), "text"),
+            ),
       );
+    }
   }
 });
 on("notification", (data) => {
