@@ -321,16 +321,24 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
 
       it("subscribes to a resource and sees its update", async () => {
         await tab(page, "Resources");
-        await page.locator('[data-subscribe="test://note"]').click();
+        await page.getByRole("button", { name: "note", exact: true }).click();
+        await expect.poll(() => page.locator("#resource-reader pre.text").textContent()).toMatch(/^a note/);
+        await page.locator('[data-subscribe="test://note"]').first().click();
         await expect
-          .poll(() => page.locator('[data-subscribe="test://note"]').textContent())
+          .poll(() => page.locator('[data-subscribe="test://note"]').first().textContent())
           .toBe("unsubscribe");
+        const before = (await page.locator("#resource-reader pre.text").textContent()) ?? "";
         await selectTool(page, "touch");
         await page.getByRole("button", { name: "Call", exact: true }).click();
         await tab(page, "Resources");
         await expect
           .poll(() => page.locator(".updates li").first().textContent())
           .toMatch(/updated test:\/\/note$/);
+        // The resource on screen was read again.
+        await expect.poll(() => page.locator("#resource-reader pre.text").textContent()).not.toBe(before);
+        expect(await page.locator("#resource-reader pre.text").textContent()).toMatch(
+          /^a note, touched \d+$/,
+        );
       });
 
       it("exports the history as JSON and imports it again, a call loading back into its form", async () => {

@@ -53,6 +53,7 @@ export async function inspectServer(): Promise<Server> {
   ]);
   const skills = skillsServer(catalogue);
   let server: Server | undefined;
+  let touches = 0;
   const builder = new ServerBuilder({
     serverInfo: { name: "inspect-fixture", version: "1.2.3" },
     instructions: "A server for the inspector tests.",
@@ -174,6 +175,7 @@ export async function inspectServer(): Promise<Server> {
     .tool(
       { name: "touch", description: "Updates test://note", inputSchema: { type: "object" } },
       async () => {
+        touches++;
         await server?.notifyResourceUpdated("test://note");
         return text("touched");
       },
@@ -224,7 +226,9 @@ export async function inspectServer(): Promise<Server> {
       { complete: { tone: (value) => ["warmly", "formally", "wryly"].filter((v) => v.startsWith(value)) } },
     )
     .resource({ uri: "test://note", name: "note", mimeType: "text/plain" }, (uri) => ({
-      contents: [{ uri, mimeType: "text/plain", text: "a note" }],
+      contents: [
+        { uri, mimeType: "text/plain", text: touches === 0 ? "a note" : `a note, touched ${touches}` },
+      ],
     }));
   const echo = defineApp({
     tool: {

@@ -12,6 +12,8 @@ const SHOWN = 500;
 let resources: Resource[] = [];
 let templates: ResourceTemplate[] = [];
 const subscribed = new Set<string>();
+/** The URI in the reader. */
+let shown: string | undefined;
 const filter = h("input", {
   type: "search",
   placeholder: "filter resources",
@@ -125,6 +127,7 @@ async function toggle(uri: string): Promise<void> {
 
 /** Reads a resource into the reader pane. */
 export async function readResource(uri: string): Promise<void> {
+  shown = uri;
   replace(reader, h("div", { class: "hint" }, `reading ${uri}...`));
   try {
     const result = await tracked<Params>("resources/read", { uri });
@@ -198,6 +201,8 @@ on("notification", (data) => {
       h("li", null, `${new Date().toISOString().slice(11, 23)} updated `, h("code", null, uri)),
     );
     while (updates.childElementCount > 100) updates.lastElementChild?.remove();
+    // The resource on screen is read again: live.
+    if (uri === shown) void readResource(uri);
   } else if (n.method === "notifications/resources/list_changed" && state.connected) void load();
 });
 
