@@ -3,6 +3,8 @@
 import { request } from "node:http";
 import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_PENDING_VIEWS, MAX_RUNNING_CALLS, MAX_SUBSCRIPTIONS } from "../../src/cli/inspect/api.js";
+import { MAX_ROOTS } from "../../src/cli/inspect/connection.js";
 import { checkRequest, tokenMatches } from "../../src/cli/inspect/guard.js";
 import { browsableUrl, openerArgv } from "../../src/cli/inspect/open-url.js";
 import { runCliProcess } from "../cli/built-cli.js";
@@ -188,6 +190,44 @@ describe("mcpkit inspect (built) over loopback HTTP", () => {
     expect(second.status).toBe(2);
     expect(second.stderr).toContain(`--port ${inspector.port}: already in use on 127.0.0.1`);
   });
+
+  it("holds its bounds: running calls, pending views, roots, subscriptions", async () => {
+    // 65 calls that never end by themselves: exactly one is refused.
+    const ids = Array.from({ length: MAX_RUNNING_CALLS + 1 }, (_, i) => `bound-${i}`);
+    const answers = ids.map((callId) => op(inspector, "tools/call", { callId, name: "slow", arguments: {} }));
+    const refused = await Promise.any(
+      answers.map(async (answer) => ((await answer).status === 400 ? (await answer).body : Promise.reject())),
+    );
+    expect(refused).toContain(`more than ${MAX_RUNNING_CALLS} calls are running`);
+    for (const callId of ids) await op(inspector, "cancel", { callId });
+    const settled = await Promise.all(answers);
+    expect(settled.filter((a) => a.status === 400)).toHaveLength(1);
+    // The oldest of 17 resolved views is dropped.
+    const views: string[] = [];
+    for (let i = 0; i <= MAX_PENDING_VIEWS; i++) {
+      views.push(JSON.parse((await op(inspector, "app/open", { name: "echo-app" })).body).result.viewId);
+    }
+    expect((await get(inspector.port, `/view/${views[0]}`)).status).toBe(404);
+    expect((await get(inspector.port, `/view/${views[MAX_PENDING_VIEWS]}`)).status).toBe(200);
+    // Roots: file:// only, at most MAX_ROOTS.
+    const roots = (n: number) => Array.from({ length: n }, (_, i) => ({ uri: `file:///r${i}` }));
+    expect((await op(inspector, "roots/set", { roots: roots(MAX_ROOTS) })).status).toBe(200);
+    const over = await op(inspector, "roots/set", { roots: roots(MAX_ROOTS + 1) });
+    expect([over.status, JSON.parse(over.body).error.message]).toEqual([400, `at most ${MAX_ROOTS} roots`]);
+    expect((await op(inspector, "roots/set", { roots: [{ uri: "https://example.com/" }] })).status).toBe(400);
+    // Subscriptions, in 2025-11-25: one resources/subscribe each.
+    expect(JSON.parse((await op(inspector, "connect", { era: "2025-11-25" })).body).result.era).toBe("2025-11-25");
+    for (let i = 0; i < MAX_SUBSCRIPTIONS; i++) {
+      expect((await op(inspector, "resources/subscribe", { uri: `test://items/${i}` })).status).toBe(200);
+    }
+    const more = await op(inspector, "resources/subscribe", { uri: "test://items/more" });
+    expect([more.status, JSON.parse(more.body).error.message]).toEqual([
+      400,
+      `at most ${MAX_SUBSCRIPTIONS} subscriptions`,
+    ]);
+    // Again for one already held: not a new one.
+    expect((await op(inspector, "resources/subscribe", { uri: "test://items/0" })).status).toBe(200);
+  }, 30_000);
 
   it("refuses a body over the bound and a body that is not JSON", async () => {
     expect((await op(inspector, "state", {}, { "content-type": "text/plain" })).status).toBe(415);

@@ -14,7 +14,7 @@ import {
 import { LOGGING_LEVELS, type LoggingLevel } from "../../protocol/types/common.js";
 import type { CompleteParams, Tool } from "../../protocol/types/index.js";
 import { LEGACY_VERSION, MODERN_VERSION } from "../../protocol/versions.js";
-import type { InspectorConnection } from "./connection.js";
+import { type InspectorConnection, MAX_ROOTS } from "./connection.js";
 import type { Dialogs } from "./dialogs.js";
 import type { EventHub } from "./events.js";
 
@@ -175,6 +175,7 @@ export class InspectorApi {
     "roots/set": async (params) => {
       const roots = params.roots;
       if (!Array.isArray(roots)) throw new BadRequest("roots must be an array");
+      if (roots.length > MAX_ROOTS) throw new BadRequest(`at most ${MAX_ROOTS} roots`);
       for (const root of roots) {
         const uri = (root as Params | null)?.uri;
         if (typeof uri !== "string" || !uri.startsWith("file://")) {
