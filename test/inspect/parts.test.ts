@@ -24,7 +24,13 @@ function fakeResponse() {
     end: () => {},
     on: (_event: string, listener: () => void) => listeners.push(listener),
   };
-  return { res: res as unknown as ServerResponse, frames, close: () => listeners.forEach((l) => l()) };
+  return {
+    res: res as unknown as ServerResponse,
+    frames,
+    close: () => {
+      for (const listener of listeners) listener();
+    },
+  };
 }
 
 describe("the event stream", () => {

@@ -216,7 +216,9 @@ describe("mcpkit inspect (built) over loopback HTTP", () => {
     expect([over.status, JSON.parse(over.body).error.message]).toEqual([400, `at most ${MAX_ROOTS} roots`]);
     expect((await op(inspector, "roots/set", { roots: [{ uri: "https://example.com/" }] })).status).toBe(400);
     // Subscriptions, in 2025-11-25: one resources/subscribe each.
-    expect(JSON.parse((await op(inspector, "connect", { era: "2025-11-25" })).body).result.era).toBe("2025-11-25");
+    expect(JSON.parse((await op(inspector, "connect", { era: "2025-11-25" })).body).result.era).toBe(
+      "2025-11-25",
+    );
     for (let i = 0; i < MAX_SUBSCRIPTIONS; i++) {
       expect((await op(inspector, "resources/subscribe", { uri: `test://items/${i}` })).status).toBe(200);
     }
