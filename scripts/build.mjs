@@ -53,3 +53,22 @@ await build({
 });
 
 chmodSync("dist/cli/main.js", 0o755);
+
+// The page of `mcpkit inspect`: one browser bundle (and its stylesheet), served by the command from
+// dist/cli/inspect/. Plain DOM, no UI library: nothing to ship beyond mcpkit's Apps host and a JSON Schema
+// validator, and every node is made by one helper that only writes text.
+const page = await build({
+  entryPoints: { page: "src/cli/inspect/page/main.ts" },
+  outdir: "dist/cli/inspect",
+  bundle: true,
+  format: "esm",
+  platform: "browser",
+  target: "es2022",
+  minify: true,
+  sourcemap: false,
+  legalComments: "none",
+  metafile: true,
+  logLevel: "warning",
+});
+const bytes = Object.entries(page.metafile.outputs).map(([file, { bytes }]) => `${file} ${bytes} B`);
+if (process.env.MCPKIT_BUILD_VERBOSE === "1") console.log(bytes.join("\n"));

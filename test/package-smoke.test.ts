@@ -4,7 +4,7 @@
 // entry with `import` and with `require`, and type-checks against the shipped declarations. The tarball's file
 // list is checked too: every export and bin target, every relative import of a shipped file, and every source a
 // shipped source map names must be in it.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, posix } from "node:path";
@@ -240,6 +240,41 @@ describe("the installed package", () => {
     }
     expect(missing).toEqual([]);
   });
+
+  it("serves the page of mcpkit inspect from the installed package", async () => {
+    expect(shipped.has("dist/cli/inspect/page.js") && shipped.has("dist/cli/inspect/page.css")).toBe(true);
+    const child = spawn(
+      process.execPath,
+      [
+        join(app, "node_modules", ".bin", "mcpkit"),
+        "inspect",
+        "--no-open",
+        "--",
+        process.execPath,
+        "stdio-server.mjs",
+      ],
+      { cwd: app, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    try {
+      const first = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes("\n")) resolve(out.split("\n")[0] as string);
+        });
+        child.on("exit", (code) => reject(new Error(`mcpkit inspect exited ${code}`)));
+      });
+      const url = new URL(first);
+      const token = url.searchParams.get("token") ?? "";
+      for (const file of ["page.js", "page.css"]) {
+        const response = await fetch(`${url.origin}/${file}?token=${token}`);
+        expect(response.status, file).toBe(200);
+        expect((await response.text()).length, file).toBeGreaterThan(1_000);
+      }
+    } finally {
+      child.kill("SIGINT");
+    }
+  }, 30_000);
 
   it("type-checks a consumer against the shipped declarations (NodeNext, strict, no skipLibCheck)", () => {
     writeFileSync(

@@ -101,11 +101,18 @@ function expectOnlyTheValidatorLoadedDynamically(file: string): void {
   for (const spec of dynamic) {
     const target = relative(join(repoRoot, "dist"), resolve(dirname(file), spec));
     // The command's `--login` loads mcpkit/auth (and oauth4webapi with it) on demand, like the validator.
+    const from = relative(repoRoot, file);
+    const command =
+      from === join("dist", "cli", "main.js") || /^dist\/chunks\/command-[A-Z0-9]+\.js$/.test(from);
     const login =
-      relative(repoRoot, file) === join("dist", "cli", "main.js") &&
+      from === join("dist", "cli", "main.js") &&
       (target === join("auth", "index.js") || target === join("auth-node", "index.js"));
+    // `mcpkit inspect` loads its server on demand (the command- chunk), and that loads mcpkit/skills on first use.
+    const inspect =
+      (from === join("dist", "cli", "main.js") && /^chunks\/command-[A-Z0-9]+\.js$/.test(target)) ||
+      (command && target === join("skills", "index.js"));
     expect(
-      login || /^chunks\/json-schema-[A-Z0-9]+\.js$/.test(target),
+      login || inspect || /^chunks\/json-schema-[A-Z0-9]+\.js$/.test(target),
       `${relative(repoRoot, file)} loads ${spec}`,
     ).toBe(true);
   }
@@ -325,6 +332,12 @@ describe("package shape", () => {
       expect(statSync(bin).mode & 0o111, `${bin} is executable`).not.toBe(0);
       // Static imports only: `--login` loads mcpkit/auth (and so oauth4webapi) with a dynamic import.
       walkBuilt(bin, (spec) => spec.startsWith("node:"));
+      // The inspector's server, loaded by `mcpkit inspect` only: its static imports stay inside the package too.
+      const loads = [
+        ...readFileSync(bin, "utf8").matchAll(/\bimport\(\s*"(\.\.\/chunks\/command-[A-Z0-9]+\.js)"/g),
+      ];
+      expect(loads.length, "the inspector is loaded on demand").toBe(1);
+      walkBuilt(resolve(dirname(bin), loads[0]?.[1] ?? ""), (spec) => spec.startsWith("node:"));
     }
   });
 
@@ -345,7 +358,9 @@ describe("package shape", () => {
     const built = walk(join(repoRoot, "dist")).filter((file) => file.endsWith(".js"));
     const entries = new Set([...ENTRIES.map(builtEntry), ...BINS]);
     const chunkDir = join(repoRoot, "dist", "chunks");
-    const stray = built.filter((file) => !entries.has(file) && dirname(file) !== chunkDir);
+    // The page of `mcpkit inspect` is a browser bundle the command serves as a file, not a module it imports.
+    const page = join(repoRoot, "dist", "cli", "inspect", "page.js");
+    const stray = built.filter((file) => !entries.has(file) && dirname(file) !== chunkDir && file !== page);
     expect(stray.map((file) => relative(repoRoot, file))).toEqual([]);
     const reached = new Set(
       [...entries].flatMap((file) => builtImportsOf(file).map((spec) => resolve(dirname(file), spec))),

@@ -19,6 +19,33 @@ function usage(argv: string[]): string {
 }
 
 describe("parseCommandLine", () => {
+  it("reads inspect before or after a URL, and before or after a program, with --port and --no-open", () => {
+    const url = "http://127.0.0.1:3000/mcp";
+    for (const argv of [
+      ["inspect", url],
+      [url, "inspect"],
+    ]) {
+      expect(run(argv)).toMatchObject({
+        target: { kind: "http", url },
+        command: "inspect",
+        port: 0,
+        open: true,
+      });
+    }
+    expect(run(["inspect", "--port", "8123", "--no-open", "--", "node", "s.js"])).toMatchObject({
+      target: { kind: "stdio", command: "node", args: ["s.js"] },
+      command: "inspect",
+      port: 8123,
+      open: false,
+    });
+    expect(run(["--", "node", "s.js", "inspect"]).command).toBe("inspect");
+    expect(usage(["inspect", url, "--port", "65536"])).toMatch(/--port/);
+    expect(usage(["inspect", url, "--port", "-1"])).toMatch(/--port/);
+    expect(usage([url, "tools", "--port", "80"])).toBe("--port applies to inspect");
+    expect(usage([url, "tools", "--no-open"])).toBe("--no-open applies to inspect");
+    expect(usage(["inspect", url, "extra"])).toMatch(/takes no operands/);
+  });
+
   it("reads a URL target, the command after it, and defaults", () => {
     const args = run(["http://127.0.0.1:3000/mcp", "tools"]);
     expect(args).toMatchObject({

@@ -15,6 +15,7 @@ export const COMMANDS = [
   "prompt",
   "complete",
   "listen",
+  "inspect",
 ] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
@@ -51,6 +52,10 @@ export interface CliArgs {
   login: boolean;
   /** `--credentials FILE`: where `--login` keeps registrations and tokens (default: under the config dir). */
   credentials: string | undefined;
+  /** `inspect --port`: the inspector's port on 127.0.0.1 (0: any free port). */
+  port: number;
+  /** `inspect --no-open`: print the URL without opening a browser. */
+  open: boolean;
 }
 
 export type ParsedCommandLine = { kind: "help" } | { kind: "version" } | { kind: "run"; args: CliArgs };
@@ -77,6 +82,8 @@ const OPTIONS = {
   "allow-http": { type: "boolean" },
   login: { type: "boolean" },
   credentials: { type: "string" },
+  port: { type: "string" },
+  "no-open": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } as const;
@@ -129,6 +136,11 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   if (values.version) return { kind: "version" };
   let target: Target;
   let rest: string[];
+  // `mcpkit inspect <url>`: the command may come before the URL.
+  if (positionals[0] === "inspect" && positionals.length > 1 && program === undefined) {
+    positionals.splice(0, 1);
+    positionals.splice(1, 0, "inspect");
+  }
   if (program === undefined) {
     const [first, ...others] = positionals;
     if (first === undefined)
@@ -179,6 +191,8 @@ function checked(target: Target, command: CommandName, operands: string[], value
     allowHttp: values["allow-http"] === true,
     login: values.login === true || values.credentials !== undefined,
     credentials: values.credentials,
+    port: portOf(command, values.port),
+    open: values["no-open"] !== true,
   };
 }
 
@@ -197,7 +211,12 @@ function checkOperands(command: CommandName, operands: string[], values: Values)
   if (values.args !== undefined && operands.length > 1) {
     throw new UsageError("give the arguments either as --args JSON or as key=value pairs, not both");
   }
-  if (["info", "tools", "resources", "prompts", "listen"].includes(command) && operands.length > 0) {
+  if (values["no-open"] !== undefined && command !== "inspect")
+    throw new UsageError("--no-open applies to inspect");
+  if (
+    ["info", "tools", "resources", "prompts", "listen", "inspect"].includes(command) &&
+    operands.length > 0
+  ) {
     throw new UsageError(`${command} takes no operands (got "${operands[0]}")`);
   }
   if (values.uri !== undefined && command !== "listen") throw new UsageError("--uri applies to listen");
@@ -262,6 +281,16 @@ function argsObject(text: string): { [key: string]: unknown } {
     throw new UsageError("--args must be a JSON object");
   }
   return value as { [key: string]: unknown };
+}
+
+function portOf(command: CommandName, text: string | undefined): number {
+  if (text === undefined) return 0;
+  if (command !== "inspect") throw new UsageError("--port applies to inspect");
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value > 65_535) {
+    throw new UsageError(`--port must be a port number, 0 to 65535 (got "${text}")`);
+  }
+  return value;
 }
 
 function timeoutOf(text: string | undefined): number {

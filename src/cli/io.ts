@@ -10,6 +10,8 @@ export interface CliIo {
   stdin: Readable & { isTTY?: boolean };
   /** Fires on Ctrl-C (SIGINT): a call is cancelled, `listen` ends. */
   interrupt: AbortSignal;
+  /** Where `inspect` finds its page (`page.js`, `page.css`); default: `inspect/` beside the built CLI. */
+  inspectorAssets?: URL;
 }
 
 /** Writes results: JSON documents with `--json`, human text otherwise, notes to stderr. */

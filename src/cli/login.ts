@@ -31,7 +31,13 @@ export function defaultCredentialsPath(): string {
  * const login = await startCliLogin(args, out);
  * const { transport } = openTarget(args, login.provider);
  */
-export async function startCliLogin(args: CliArgs, out: Output): Promise<CliLogin> {
+export async function startCliLogin(
+  args: CliArgs,
+  out: Output,
+  /** Shows the URL instead of printing it (`inspect`); throwing refuses it. */
+  present?: (url: URL) => void,
+  clientName = "mcpkit-cli",
+): Promise<CliLogin> {
   const [{ OAuthClient }, { FileCredentialStore, startLoopbackRedirect }] = await Promise.all([
     import("../auth/index.js"),
     import("../auth-node/index.js"),
@@ -39,11 +45,12 @@ export async function startCliLogin(args: CliArgs, out: Output): Promise<CliLogi
   const loopback = await startLoopbackRedirect({ timeoutMs: args.timeoutMs });
   const provider = new OAuthClient({
     redirectUri: loopback.redirectUri,
-    clientName: "mcpkit-cli",
+    clientName,
     store: new FileCredentialStore(args.credentials ?? defaultCredentialsPath()),
     allowHttp: args.allowHttp,
     onAuthorizationUrl: (url) => {
-      out.stderrLine(`mcpkit: log in by opening this URL in a browser:\n  ${safe(url.href)}`);
+      if (present !== undefined) present(url);
+      else out.stderrLine(`mcpkit: log in by opening this URL in a browser:\n  ${safe(url.href)}`);
       return loopback.next();
     },
   });

@@ -41,6 +41,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitSt
   let opened: OpenedTarget | undefined;
   let session: Session | undefined;
   let login: CliLogin | undefined;
+  if (args.command === "inspect") {
+    try {
+      // Loaded only for `inspect`: the other commands never load the inspector's server.
+      const { inspectCommand } = await import("./inspect/command.js");
+      return await inspectCommand(
+        args,
+        out,
+        io.inspectorAssets ?? new URL("./inspect/", import.meta.url),
+        startCliLogin,
+      );
+    } catch (error) {
+      return report(classifyError(error), out, undefined);
+    }
+  }
   try {
     if (args.login) login = await startCliLogin(args, out);
     opened = openTarget(args, login?.provider);

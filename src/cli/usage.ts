@@ -24,6 +24,8 @@ Commands (default: info):
   complete --resource TEMPLATE ARG=VALUE
                                     complete a resource template variable (--context k=v for chosen ones)
   listen [--uri URI ...]            print notifications until Ctrl-C (list changes, resource updates, logs)
+  inspect [--port N] [--no-open]    a web inspector on 127.0.0.1: prints its URL (with a token) first, opens
+                                    it, runs until Ctrl-C; "mcpkit inspect <url>" works too (docs/inspect.md)
 
 Flags:
   --era 2025-11-25|2026-07-28       speak only this era (default: 2026-07-28, falling back to 2025-11-25)
@@ -50,4 +52,5 @@ Examples:
   npx mcpkit -- npx @modelcontextprotocol/server-everything stdio tools
   mcpkit http://127.0.0.1:3000/mcp call add a=1 b=2
   mcpkit --era 2025-11-25 -- node server.js listen --uri file:///notes.md
+  mcpkit inspect -- npx @modelcontextprotocol/server-everything stdio
 `;

@@ -1,0 +1,167 @@
+import { api, on } from "./api.js";
+import { errorLine, h, link, pre, replace } from "./dom.js";
+import { schemaForm } from "./form.js";
+import { contentItem } from "./results.js";
+
+type Params = { [key: string]: unknown };
+
+const open = new Map<string, HTMLElement>();
+const layer = h("div", { class: "dialogs", "aria-live": "polite" });
+
+/** Where server requests show up: one dialog each, answered by the user. */
+export function dialogLayer(): HTMLElement {
+  return layer;
+}
+
+async function answer(id: string, body: Params, box: HTMLElement): Promise<void> {
+  try {
+    await api("dialog/answer", { id, ...body });
+  } catch (error) {
+    box.append(errorLine(error));
+  }
+}
+
+function elicitation(id: string, params: Params): HTMLElement {
+  const box = h("div", { class: "dialog", role: "dialog", "aria-label": "elicitation", "data-dialog": id });
+  const message = h("p", { class: "dialog-message" }, String(params.message ?? ""));
+  if (params.mode === "url") {
+    const url = String(params.url ?? "");
+    replace(
+      box,
+      h("h3", null, "The server asks you to open a URL"),
+      message,
+      h("div", null, link(url)),
+      h(
+        "div",
+        { class: "bar" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "primary",
+            onclick: () => void answer(id, { result: { action: "accept" } }, box),
+          },
+          "Done",
+        ),
+        h(
+          "button",
+          { type: "button", onclick: () => void answer(id, { result: { action: "decline" } }, box) },
+          "Decline",
+        ),
+        h(
+          "button",
+          { type: "button", onclick: () => void answer(id, { result: { action: "cancel" } }, box) },
+          "Cancel",
+        ),
+      ),
+    );
+    return box;
+  }
+  const submit = h("button", { type: "button", class: "primary" }, "Accept");
+  const form = schemaForm(
+    params.requestedSchema,
+    () => {
+      submit.disabled = !form.valid();
+    },
+    { defaults: true },
+  );
+  submit.disabled = !form.valid();
+  submit.addEventListener("click", () => {
+    const content = form.value();
+    if (content !== undefined && form.valid())
+      void answer(id, { result: { action: "accept", content } }, box);
+  });
+  replace(
+    box,
+    h("h3", null, "The server asks for input"),
+    message,
+    form.element,
+    h(
+      "div",
+      { class: "bar" },
+      submit,
+      h(
+        "button",
+        { type: "button", onclick: () => void answer(id, { result: { action: "decline" } }, box) },
+        "Decline",
+      ),
+      h(
+        "button",
+        { type: "button", onclick: () => void answer(id, { result: { action: "cancel" } }, box) },
+        "Cancel",
+      ),
+    ),
+  );
+  return box;
+}
+
+function sampling(id: string, params: Params): HTMLElement {
+  const box = h("div", { class: "dialog", role: "dialog", "aria-label": "sampling", "data-dialog": id });
+  const messages = Array.isArray(params.messages) ? (params.messages as Params[]) : [];
+  const reply = h("textarea", {
+    rows: 4,
+    "aria-label": "reply",
+    placeholder: "the reply the model would give",
+  });
+  const model = h("input", { type: "text", value: "human-in-the-inspector", "aria-label": "model name" });
+  const send = () =>
+    void answer(
+      id,
+      {
+        result: {
+          role: "assistant",
+          content: { type: "text", text: reply.value },
+          model: model.value,
+          stopReason: "endTurn",
+        },
+      },
+      box,
+    );
+  replace(
+    box,
+    h("h3", null, "The server asks for a model reply (sampling)"),
+    typeof params.systemPrompt === "string"
+      ? h("div", null, h("span", { class: "badge" }, "system"), pre(params.systemPrompt, "text"))
+      : null,
+    messages.map((m) =>
+      h(
+        "div",
+        { class: "message" },
+        h("span", { class: "badge" }, String(m.role)),
+        (Array.isArray(m.content) ? (m.content as Params[]) : [(m.content ?? {}) as Params]).map((c) =>
+          contentItem(c),
+        ),
+      ),
+    ),
+    h("div", { class: "hint" }, `maxTokens ${String(params.maxTokens ?? "?")}`),
+    h("label", null, "Reply ", reply),
+    h("label", { class: "inline" }, "model ", model),
+    h(
+      "div",
+      { class: "bar" },
+      h("button", { type: "button", class: "primary", onclick: send }, "Send reply"),
+      h(
+        "button",
+        {
+          type: "button",
+          onclick: () => void answer(id, { error: "the user rejected the sampling request" }, box),
+        },
+        "Reject",
+      ),
+    ),
+  );
+  return box;
+}
+
+on("dialog", (data) => {
+  const d = data as { id: string; kind: string; params: Params };
+  if (open.has(d.id)) return;
+  const box = d.kind === "sampling" ? sampling(d.id, d.params) : elicitation(d.id, d.params);
+  open.set(d.id, box);
+  layer.append(box);
+});
+on("dialog-closed", (data) => {
+  const id = String((data as Params).id);
+  open.get(id)?.remove();
+  open.delete(id);
+});
