@@ -6,7 +6,15 @@ import { buildImportGraph } from "./import-graph.js";
  * the client through `src/server/index.ts` and `src/client/index.ts` only, never a room of the engine. An
  * extension that needs more means the surface is missing something: add it to the index instead.
  */
-const EDGES = ["src/skills/", "src/apps/", "src/redis/", "src/auth/", "src/skills-node/", "src/auth-node/"];
+const EDGES = [
+  "src/skills/",
+  "src/apps/",
+  "src/redis/",
+  "src/auth/",
+  "src/skills-node/",
+  "src/auth-node/",
+  "src/otel/",
+];
 const ENGINES = ["src/server/", "src/client/"];
 const INDEXES = new Set(["src/server/index.ts", "src/client/index.ts"]);
 

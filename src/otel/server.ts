@@ -1,0 +1,298 @@
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Link,
+  type Span,
+  SpanKind,
+  trace,
+} from "@opentelemetry/api";
+import type {
+  PluginCall,
+  PluginClientRequest,
+  PluginOutgoing,
+  PluginSendRequest,
+  PluginSession,
+  RequestContext,
+  ServerHandler,
+  ServerPlugin,
+} from "../server/index.js";
+import { META_GETTER, metaOf, withContext } from "./carrier.js";
+import { serverInstruments } from "./metrics.js";
+import { type OtelOptions, type Resolved, resolveOtel } from "./options.js";
+import { BoundedMap, durationAttributes, recordOutcome, thrownOutcome } from "./outcome.js";
+import {
+  ATTR,
+  messageAttributes,
+  type Outcome,
+  requestIdAttribute,
+  responseOutcome,
+  resultOutcome,
+  spanName,
+} from "./semconv.js";
+
+/** The name of the plugin, and the key of its span in `ctx.pluginData`. */
+export const OTEL_PLUGIN = "otel";
+
+/** How many task ids and sealed input rounds the plugin remembers, to link later calls to the one that began them. */
+const REMEMBERED = 1_024;
+
+/** One request in flight. */
+interface Served {
+  readonly span: Span;
+  /** The context the handler runs in: the span's, under its parent. */
+  readonly context: Context;
+  readonly start: number;
+  /** The message's attributes, for the duration histogram. */
+  readonly base: Attributes;
+}
+
+const HANDLER_CALLBACKS = [
+  "listTools",
+  "callTool",
+  "listResources",
+  "readResource",
+  "listResourceTemplates",
+  "listPrompts",
+  "getPrompt",
+  "complete",
+  "subscriptionFilter",
+] as const;
+
+/**
+ * OpenTelemetry for a server, as a plugin, following the MCP semantic conventions: a `SERVER` span per request
+ * (named `{mcp.method.name} {target}`, its parent the trace context in `params._meta`, a link to the ambient
+ * context such as an HTTP server span), a `CLIENT` span per request the server sends (sampling, elicitation,
+ * roots, each entry of a 2026 `input_required` result) with the context injected into its `_meta`, trace
+ * context injected into every notification of a request, the handler run inside its span's context (spans it
+ * starts nest; `ctx.pluginData.otel` is the span), and the `mcp.server.operation.duration` and
+ * `mcp.server.session.duration` histograms. With no provider registered the API's no-op tracer is used and no
+ * attribute is built.
+ *
+ * @example
+ * import { otelServerPlugin } from "mcpkit/otel";
+ * const server = createServer({ serverInfo, handler, plugins: [otelServerPlugin({ networkTransport: "tcp" })] });
+ */
+export function otelServerPlugin(options?: OtelOptions): ServerPlugin {
+  const resolved = resolveOtel(options, "otelServerPlugin");
+  return new OtelServerPlugin(resolved);
+}
+
+class OtelServerPlugin implements ServerPlugin {
+  readonly name = OTEL_PLUGIN;
+  private readonly served = new WeakMap<PluginCall, Served>();
+  private readonly sessionStarts = new WeakMap<PluginSession, number>();
+  /** Task ids and sealed `requestState`s, to the span of the call that made them. */
+  private readonly origins = new BoundedMap<string, Span>(REMEMBERED);
+  private readonly instruments;
+
+  constructor(private readonly o: Resolved) {
+    this.instruments = serverInstruments(o.meterProvider.getMeter("mcpkit"));
+  }
+
+  handler(base: ServerHandler): ServerHandler {
+    const wrapped: { [key: string]: unknown } = { ...base };
+    for (const name of HANDLER_CALLBACKS) {
+      const callback = base[name] as ((request: unknown, ctx: RequestContext) => unknown) | undefined;
+      if (typeof callback !== "function") continue;
+      wrapped[name] = (request: unknown, ctx: RequestContext) => {
+        const span = ctx.pluginData[OTEL_PLUGIN] as Span | undefined;
+        if (span === undefined) return callback.call(base, request, ctx);
+        return context.with(trace.setSpan(context.active(), span), () => callback.call(base, request, ctx));
+      };
+    }
+    return wrapped as ServerHandler;
+  }
+
+  admit(call: PluginCall): void {
+    const { tracer, propagator, now } = this.o;
+    const ambient = context.active();
+    const meta = metaOf(call.params);
+    const parent = meta === undefined ? ambient : propagator.extract(ambient, meta, META_GETTER);
+    const links = this.linksOf(call, ambient, parent);
+    const span = tracer.startSpan(
+      spanName(call.method, call.params),
+      links === undefined ? { kind: SpanKind.SERVER } : { kind: SpanKind.SERVER, links },
+      parent,
+    );
+    const base: Attributes = messageAttributes({}, call.method, call.params);
+    base[ATTR.protocolVersion] = call.era;
+    if (span.isRecording()) {
+      span.setAttributes(base);
+      if (this.o.common !== undefined) span.setAttributes(this.o.common);
+      const id = requestIdAttribute(call.request.id);
+      if (id !== undefined) span.setAttribute(ATTR.requestId, id);
+      if (call.session !== undefined) span.setAttribute(ATTR.sessionId, call.session.id);
+    }
+    if (call.method === "subscriptions/listen") this.instruments.listens.add(1, this.o.common);
+    this.served.set(call, { span, context: trace.setSpan(parent, span), start: now(), base });
+  }
+
+  context(call: PluginCall): unknown {
+    return this.served.get(call)?.span;
+  }
+
+  response(response: Parameters<NonNullable<ServerPlugin["response"]>>[0], call: PluginCall): undefined {
+    const served = this.served.get(call);
+    if (served === undefined) return undefined;
+    this.served.delete(call);
+    const { span } = served;
+    const outcome = responseOutcome(call.method, response as unknown as { [key: string]: unknown });
+    if (span.isRecording()) {
+      if (outcome !== undefined) recordOutcome(span, outcome);
+      if ("result" in response) this.remember(span, response.result);
+    }
+    if (call.method === "subscriptions/listen") this.instruments.listens.add(-1, this.o.common);
+    span.end();
+    this.instruments.operation.record(
+      (this.o.now() - served.start) / 1000,
+      durationAttributes(served.base, this.o.common, outcome),
+    );
+    if ("error" in response) this.countRefusal(response.error.data, call.method);
+    return undefined;
+  }
+
+  notification(
+    notification: Parameters<NonNullable<ServerPlugin["notification"]>>[0],
+    out: PluginOutgoing,
+  ): ReturnType<NonNullable<ServerPlugin["notification"]>> {
+    const parent =
+      (out.call === undefined ? undefined : this.served.get(out.call)?.context) ?? context.active();
+    const span = this.o.tracer.startSpan(
+      spanName(notification.method, notification.params),
+      { kind: SpanKind.CLIENT },
+      parent,
+    );
+    if (!span.isRecording()) {
+      span.end();
+      // No span of ours: still carry the request's own context (a remote parent), if any.
+      const params = withContext(this.o.propagator, parent, notification.params);
+      return params === undefined ? undefined : { ...notification, params };
+    }
+    span.setAttributes(messageAttributes({}, notification.method, notification.params));
+    span.setAttribute(ATTR.protocolVersion, out.era);
+    if (this.o.common !== undefined) span.setAttributes(this.o.common);
+    if (out.session !== undefined) span.setAttribute(ATTR.sessionId, out.session.id);
+    span.end();
+    const params = withContext(this.o.propagator, trace.setSpan(parent, span), notification.params);
+    return params === undefined ? undefined : { ...notification, params };
+  }
+
+  async clientRequest(
+    request: PluginClientRequest,
+    out: PluginOutgoing,
+    send: PluginSendRequest,
+  ): Promise<{ [key: string]: unknown } | undefined> {
+    const { tracer, propagator, now } = this.o;
+    const parent =
+      (out.call === undefined ? undefined : this.served.get(out.call)?.context) ?? context.active();
+    const span = tracer.startSpan(
+      spanName(request.method, request.params),
+      { kind: SpanKind.CLIENT },
+      parent,
+    );
+    const base: Attributes = messageAttributes({}, request.method, request.params);
+    base[ATTR.protocolVersion] = out.era;
+    if (span.isRecording()) {
+      span.setAttributes(base);
+      if (this.o.common !== undefined) span.setAttributes(this.o.common);
+      if (out.session !== undefined) span.setAttribute(ATTR.sessionId, out.session.id);
+    }
+    const params = withContext(propagator, trace.setSpan(parent, span), request.params);
+    const sent = params === undefined ? request : { method: request.method, params };
+    const start = now();
+    let outcome: Outcome | undefined;
+    let result: { [key: string]: unknown } | undefined;
+    try {
+      result = await send(sent);
+      outcome = resultOutcome(request.method, result);
+      return result;
+    } catch (error) {
+      outcome = thrownOutcome(error);
+      throw error;
+    } finally {
+      if (span.isRecording()) {
+        if (outcome !== undefined) recordOutcome(span, outcome);
+        // 2026-07-28: placed in an input_required result; the answer comes with the client's retry.
+        if (result === undefined && outcome === undefined) span.addEvent("mcp.input_required.placed");
+      }
+      span.end();
+      if (result !== undefined || outcome !== undefined) {
+        this.instruments.operation.record(
+          (now() - start) / 1000,
+          durationAttributes(base, this.o.common, outcome),
+        );
+      }
+    }
+  }
+
+  sessionOpened(session: PluginSession): void {
+    this.sessionStarts.set(session, this.o.now());
+    this.instruments.sessions.add(1, this.o.common);
+  }
+
+  sessionClosed(session: PluginSession): void {
+    const start = this.sessionStarts.get(session);
+    if (start === undefined) return;
+    this.sessionStarts.delete(session);
+    this.instruments.sessions.add(-1, this.o.common);
+    const attributes: Attributes = { [ATTR.protocolVersion]: "2025-11-25", ...this.o.common };
+    this.instruments.session.record((this.o.now() - start) / 1000, attributes);
+  }
+
+  /**
+   * Links of a new span: the ambient context when the parent came from `_meta` (the conventions' advice), the
+   * call that sealed the `requestState` this retry carries, the call that created the task this one names.
+   */
+  private linksOf(call: PluginCall, ambient: Context, parent: Context): Link[] | undefined {
+    let links: Link[] | undefined;
+    const local = parent === ambient ? undefined : trace.getSpanContext(ambient);
+    if (local !== undefined) links = [{ context: local }];
+    const { requestState, taskId } = call.params;
+    if (typeof requestState === "string") {
+      const first = this.origins.take(`state:${requestState}`);
+      if (first !== undefined) {
+        links ??= [];
+        links.push({ context: first.spanContext(), attributes: { "mcp.link": "input_required" } });
+      }
+    }
+    if (typeof taskId === "string") {
+      const creator = this.origins.get(`task:${taskId}`);
+      if (creator !== undefined) {
+        links ??= [];
+        links.push({ context: creator.spanContext(), attributes: { "mcp.link": "task" } });
+      }
+    }
+    return links;
+  }
+
+  /** Remembers what a later call may refer to: a sealed input round, a task created. */
+  private remember(span: Span, result: { [key: string]: unknown }): void {
+    if (result.resultType === "input_required") {
+      const count =
+        result.inputRequests !== null && typeof result.inputRequests === "object"
+          ? Object.keys(result.inputRequests).length
+          : 0;
+      span.addEvent("mcp.input_required", { "mcp.input_required.count": count });
+      if (typeof result.requestState === "string") this.origins.set(`state:${result.requestState}`, span);
+    }
+    const task =
+      result.resultType === "task" ? result : (result.task as { [key: string]: unknown } | undefined);
+    if (task !== null && typeof task === "object" && typeof task.taskId === "string") {
+      span.setAttribute("mcp.task.id", task.taskId);
+      this.origins.set(`task:${task.taskId}`, span);
+    }
+  }
+
+  private countRefusal(data: unknown, method: string): void {
+    if (data === null || typeof data !== "object") return;
+    const { reason, option } = data as { reason?: unknown; option?: unknown };
+    const why = typeof reason === "string" ? reason : typeof option === "string" ? option : undefined;
+    if (why === undefined) return;
+    this.instruments.refused.add(1, {
+      "mcpkit.refusal.reason": why,
+      [ATTR.methodName]: method,
+      ...this.o.common,
+    });
+  }
+}

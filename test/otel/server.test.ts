@@ -1,0 +1,244 @@
+import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { afterEach, describe, expect, it } from "vitest";
+import { JsonRpcError } from "../../src/jsonrpc/errors.js";
+import { DURATION_BUCKETS, OTEL_PLUGIN, otelServerPlugin } from "../../src/otel/index.js";
+import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
+import {
+  inputRequired,
+  type RequestContext,
+  type Server,
+  ServerBuilder,
+  type ServerPlugin,
+} from "../../src/server/index.js";
+import { connectInProcess } from "../support/in-process-client.js";
+import { askFor } from "../support/input-server.js";
+import { histogram, otelHarness, parentOf } from "./harness.js";
+
+const ERAS: readonly Era[] = [MODERN_VERSION, LEGACY_VERSION];
+const OBJECT = { type: "object" } as const;
+const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+const REMOTE_SPAN = "00f067aa0ba902b7";
+const traceparent = `00-${TRACE_ID}-${REMOTE_SPAN}-01`;
+const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
+
+let closers: Array<() => Promise<unknown>> = [];
+const track = (...close: Array<() => Promise<unknown>>) => closers.push(...close);
+afterEach(async () => {
+  for (const close of closers.reverse()) await close();
+  closers = [];
+});
+
+/** A server with the plugin first (before `more`), tools that succeed, fail both ways, nest a span and ask. */
+function tracedServer(plugin: ServerPlugin, more: ServerPlugin[] = []): Server {
+  return new ServerBuilder({
+    serverInfo: { name: "traced", version: "1.0.0" },
+    logger: { warn: () => {}, error: () => {} },
+    plugins: [plugin, ...more],
+  })
+    .tool({ name: "echo", inputSchema: OBJECT }, async (_args, ctx: RequestContext) => {
+      await Promise.resolve();
+      // A span the tool starts nests under the request's span: the handler runs in its context.
+      trace.getTracer("tool").startSpan("inner work").end();
+      const own = ctx.pluginData[OTEL_PLUGIN] as { spanContext(): { spanId: string } } | undefined;
+      return text(own?.spanContext().spanId ?? "none");
+    })
+    .tool({ name: "boom", inputSchema: OBJECT }, () => {
+      throw new JsonRpcError(-32602, "no such thing");
+    })
+    .tool({ name: "bad", inputSchema: OBJECT }, () => ({ ...text("it failed"), isError: true }))
+    .tool({ name: "greet", inputSchema: OBJECT }, (_args, ctx) => {
+      const answer = ctx.inputResponses?.name;
+      if (answer?.action !== "accept") {
+        return inputRequired({ name: askFor("name") }, { step: 1 });
+      }
+      return text(`Hello, ${(answer.content as { name: string }).name}`);
+    })
+    .build();
+}
+
+describe("otelServerPlugin", () => {
+  for (const era of ERAS) {
+    it(`makes one SERVER span per request, child of the _meta trace context, the handler inside it (${era})`, async () => {
+      const otel = otelHarness();
+      trace.setGlobalTracerProvider(otel.tracerProvider);
+      const plugin = otelServerPlugin({
+        tracerProvider: otel.tracerProvider,
+        meterProvider: otel.meterProvider,
+      });
+      const client = await connectInProcess(tracedServer(plugin), { protocolVersion: era }, track);
+      const result = await client.callTool("echo", {}, { meta: { traceparent } });
+      const [span] = otel.named("tools/call echo");
+      expect(span).toBeDefined();
+      if (span === undefined) return;
+      expect(span.kind).toBe(SpanKind.SERVER);
+      expect(span.spanContext().traceId).toBe(TRACE_ID);
+      expect(parentOf(span)).toBe(REMOTE_SPAN);
+      expect(span.attributes).toMatchObject({
+        "mcp.method.name": "tools/call",
+        "gen_ai.tool.name": "echo",
+        "gen_ai.operation.name": "execute_tool",
+        "mcp.protocol.version": era,
+      });
+      expect(span.attributes["jsonrpc.request.id"]).toMatch(/^\d+$/);
+      if (era === LEGACY_VERSION) expect(span.attributes["mcp.session.id"]).toMatch(/^[0-9a-f-]{36}$/);
+      else expect(span.attributes["mcp.session.id"]).toBeUndefined();
+      expect(span.status.code).toBe(SpanStatusCode.UNSET);
+      // ctx.pluginData.otel is the span, and the tool's own span is its child.
+      expect(result.content[0]).toMatchObject({ text: span.spanContext().spanId });
+      const [inner] = otel.named("inner work");
+      expect(inner?.spanContext().traceId).toBe(TRACE_ID);
+      expect(inner && parentOf(inner)).toBe(span.spanContext().spanId);
+
+      const duration = histogram(await otel.metrics(), "mcp.server.operation.duration");
+      expect(duration.descriptor.unit).toBe("s");
+      const point = duration.dataPoints.find((p) => p.attributes["gen_ai.tool.name"] === "echo");
+      expect(point?.attributes).toMatchObject({
+        "mcp.method.name": "tools/call",
+        "mcp.protocol.version": era,
+      });
+      expect(point?.value.buckets.boundaries).toEqual(DURATION_BUCKETS);
+      trace.disable();
+    });
+
+    it(`records a JSON-RPC error and an isError result as the conventions say (${era})`, async () => {
+      const otel = otelHarness();
+      const plugin = otelServerPlugin({
+        tracerProvider: otel.tracerProvider,
+        meterProvider: otel.meterProvider,
+      });
+      const client = await connectInProcess(tracedServer(plugin), { protocolVersion: era }, track);
+      await expect(client.callTool("boom", {})).rejects.toMatchObject({ code: -32602 });
+      await client.callTool("bad", {});
+      const [boom] = otel.named("tools/call boom");
+      expect(boom?.attributes).toMatchObject({
+        "error.type": "-32602",
+        "rpc.response.status_code": "-32602",
+      });
+      expect(boom?.status).toEqual({ code: SpanStatusCode.ERROR, message: "no such thing" });
+      const [bad] = otel.named("tools/call bad");
+      expect(bad?.attributes["error.type"]).toBe("tool_error");
+      expect(bad?.attributes["rpc.response.status_code"]).toBeUndefined();
+      expect(bad?.status.code).toBe(SpanStatusCode.ERROR);
+      const points = histogram(await otel.metrics(), "mcp.server.operation.duration").dataPoints;
+      expect(points.find((p) => p.attributes["gen_ai.tool.name"] === "boom")?.attributes["error.type"]).toBe(
+        "-32602",
+      );
+      expect(points.find((p) => p.attributes["gen_ai.tool.name"] === "bad")?.attributes["error.type"]).toBe(
+        "tool_error",
+      );
+    });
+
+    it(`makes a CLIENT span for the elicitation it sends, with its context in the request's _meta (${era})`, async () => {
+      const otel = otelHarness();
+      const plugin = otelServerPlugin({
+        tracerProvider: otel.tracerProvider,
+        meterProvider: otel.meterProvider,
+      });
+      const metas: unknown[] = [];
+      const client = await connectInProcess(
+        tracedServer(plugin),
+        {
+          protocolVersion: era,
+          capabilities: { elicitation: {} },
+          onElicitation: async (params) => {
+            metas.push((params as { _meta?: unknown })._meta);
+            return { action: "accept", content: { name: "Ada" } };
+          },
+        },
+        track,
+      );
+      const result = await client.callTool("greet", {}, { meta: { traceparent } });
+      expect(result.content[0]).toMatchObject({ text: "Hello, Ada" });
+      const calls = otel.named("tools/call greet");
+      const [asked] = otel.named("elicitation/create");
+      expect(asked?.kind).toBe(SpanKind.CLIENT);
+      expect(asked?.spanContext().traceId).toBe(TRACE_ID);
+      const first = calls[0];
+      expect(asked && parentOf(asked)).toBe(first?.spanContext().spanId);
+      expect(metas).toEqual([
+        expect.objectContaining({ traceparent: `00-${TRACE_ID}-${asked?.spanContext().spanId}-01` }),
+      ]);
+      if (era === MODERN_VERSION) {
+        // Two requests: the first answered input_required (an event), the retry linked to it.
+        expect(calls).toHaveLength(2);
+        expect(first?.events.map((e) => e.name)).toEqual(["mcp.input_required"]);
+        expect(asked?.events.map((e) => e.name)).toEqual(["mcp.input_required.placed"]);
+        expect(calls[1]?.links.map((l) => l.context.spanId)).toEqual([first?.spanContext().spanId]);
+      } else {
+        expect(calls).toHaveLength(1);
+        expect(asked?.status.code).toBe(SpanStatusCode.UNSET);
+      }
+    });
+  }
+
+  it("counts 2025-11-25 sessions and records their duration (fake clock)", async () => {
+    const otel = otelHarness();
+    let now = 1_000;
+    const plugin = otelServerPlugin({
+      tracerProvider: otel.tracerProvider,
+      meterProvider: otel.meterProvider,
+      networkTransport: "pipe",
+      now: () => now,
+    });
+    const client = await connectInProcess(tracedServer(plugin), { protocolVersion: LEGACY_VERSION });
+    const active = () =>
+      otel
+        .metrics()
+        .then((m) => (m.get("mcpkit.server.session.active")?.dataPoints[0]?.value as number) ?? 0);
+    expect(await active()).toBe(1);
+    now += 2_500;
+    await client.close();
+    await expect.poll(active).toBe(0);
+    const session = histogram(await otel.metrics(), "mcp.server.session.duration");
+    expect(session.dataPoints[0]?.value.sum).toBe(2.5);
+    expect(session.dataPoints[0]?.attributes).toEqual({
+      "mcp.protocol.version": "2025-11-25",
+      "network.transport": "pipe",
+    });
+  });
+
+  it("counts requests refused by a later plugin's admit, by reason", async () => {
+    const otel = otelHarness();
+    const plugin = otelServerPlugin({
+      tracerProvider: otel.tracerProvider,
+      meterProvider: otel.meterProvider,
+    });
+    const refuse: ServerPlugin = {
+      name: "refuse",
+      admit(call) {
+        if (call.method === "tools/call")
+          throw new JsonRpcError(-32603, "Rate limited", { reason: "rate_limited" });
+      },
+    };
+    const client = await connectInProcess(tracedServer(plugin, [refuse]), {}, track);
+    await expect(client.callTool("echo", {})).rejects.toMatchObject({ code: -32603 });
+    const refused = (await otel.metrics()).get("mcpkit.server.request.refused");
+    expect(refused?.dataPoints).toEqual([
+      expect.objectContaining({
+        value: 1,
+        attributes: { "mcpkit.refusal.reason": "rate_limited", "mcp.method.name": "tools/call" },
+      }),
+    ]);
+  });
+
+  it("changes nothing with no provider registered: the no-op tracer, calls answered as before", async () => {
+    const plugin = otelServerPlugin();
+    const client = await connectInProcess(tracedServer(plugin), {}, track);
+    const result = await client.callTool("echo", {}, { meta: { traceparent } });
+    // The no-op tracer's span carries the remote context it was given, and records nothing.
+    expect(result.content[0]).toMatchObject({ text: REMOTE_SPAN });
+    await expect(client.callTool("boom", {})).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("refuses options it does not know, naming them", () => {
+    expect(() => otelServerPlugin({ tracer: {} } as never)).toThrow(
+      expect.objectContaining({
+        code: "INVALID_CONFIG",
+        message: "otelServerPlugin option tracer is not an option",
+      }),
+    );
+    expect(() => otelServerPlugin({ networkTransport: "" })).toThrow(
+      /networkTransport must be a non-empty string/,
+    );
+  });
+});
