@@ -3,6 +3,7 @@
  * (`@opentelemetry/api` is an optional peer dependency, imported by this entry only).
  */
 
+export { otelClientTransport } from "./client.js";
 export type { OtelOptions, Propagator } from "./options.js";
 export { ATTR, DURATION_BUCKETS, TOOL_ERROR } from "./semconv.js";
 export { OTEL_PLUGIN, otelServerPlugin } from "./server.js";

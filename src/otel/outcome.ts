@@ -21,6 +21,9 @@ export function thrownOutcome(error: unknown): Outcome {
   if (error instanceof McpkitError) {
     return { errorType: LOCAL_ERRORS[error.code] ?? error.code.toLowerCase(), message: error.message };
   }
+  if (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError")) {
+    return { errorType: error.name === "AbortError" ? "cancelled" : "timeout", message: error.message };
+  }
   return { errorType: "_OTHER", ...(error instanceof Error ? { message: error.message } : {}) };
 }
 
@@ -68,6 +71,13 @@ export class BoundedMap<K, V> {
     const value = this.map.get(key);
     if (value !== undefined) this.map.delete(key);
     return value;
+  }
+
+  /** Empties the map, returning what it held. */
+  clear(): V[] {
+    const values = [...this.map.values()];
+    this.map.clear();
+    return values;
   }
 
   get size(): number {

@@ -124,8 +124,9 @@ class OtelServerPlugin implements ServerPlugin {
       if (id !== undefined) span.setAttribute(ATTR.requestId, id);
       if (call.session !== undefined) span.setAttribute(ATTR.sessionId, call.session.id);
     }
-    if (call.method === "subscriptions/listen") this.instruments.listens.add(1, this.o.common);
     this.served.set(call, { span, context: trace.setSpan(parent, span), start: now(), base });
+    // A listen has no response to end its span: it covers the opening, and the stream's events are its children.
+    if (call.method === "subscriptions/listen") span.end();
   }
 
   context(call: PluginCall): unknown {
@@ -142,7 +143,6 @@ class OtelServerPlugin implements ServerPlugin {
       if (outcome !== undefined) recordOutcome(span, outcome);
       if ("result" in response) this.remember(span, response.result);
     }
-    if (call.method === "subscriptions/listen") this.instruments.listens.add(-1, this.o.common);
     span.end();
     this.instruments.operation.record(
       (this.o.now() - served.start) / 1000,

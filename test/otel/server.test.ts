@@ -1,25 +1,19 @@
 import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { JsonRpcError } from "../../src/jsonrpc/errors.js";
-import { DURATION_BUCKETS, OTEL_PLUGIN, otelServerPlugin } from "../../src/otel/index.js";
+import { DURATION_BUCKETS, otelServerPlugin } from "../../src/otel/index.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
-import {
-  inputRequired,
-  type RequestContext,
-  type Server,
-  ServerBuilder,
-  type ServerPlugin,
-} from "../../src/server/index.js";
+import type { Server, ServerPlugin } from "../../src/server/index.js";
 import { connectInProcess } from "../support/in-process-client.js";
-import { askFor } from "../support/input-server.js";
 import { histogram, otelHarness, parentOf } from "./harness.js";
+import { tracedBuilder } from "./traced-server.js";
 
 const ERAS: readonly Era[] = [MODERN_VERSION, LEGACY_VERSION];
-const OBJECT = { type: "object" } as const;
+const _OBJECT = { type: "object" } as const;
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 const REMOTE_SPAN = "00f067aa0ba902b7";
 const traceparent = `00-${TRACE_ID}-${REMOTE_SPAN}-01`;
-const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
+const _text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 
 let closers: Array<() => Promise<unknown>> = [];
 const track = (...close: Array<() => Promise<unknown>>) => closers.push(...close);
@@ -28,32 +22,8 @@ afterEach(async () => {
   closers = [];
 });
 
-/** A server with the plugin first (before `more`), tools that succeed, fail both ways, nest a span and ask. */
 function tracedServer(plugin: ServerPlugin, more: ServerPlugin[] = []): Server {
-  return new ServerBuilder({
-    serverInfo: { name: "traced", version: "1.0.0" },
-    logger: { warn: () => {}, error: () => {} },
-    plugins: [plugin, ...more],
-  })
-    .tool({ name: "echo", inputSchema: OBJECT }, async (_args, ctx: RequestContext) => {
-      await Promise.resolve();
-      // A span the tool starts nests under the request's span: the handler runs in its context.
-      trace.getTracer("tool").startSpan("inner work").end();
-      const own = ctx.pluginData[OTEL_PLUGIN] as { spanContext(): { spanId: string } } | undefined;
-      return text(own?.spanContext().spanId ?? "none");
-    })
-    .tool({ name: "boom", inputSchema: OBJECT }, () => {
-      throw new JsonRpcError(-32602, "no such thing");
-    })
-    .tool({ name: "bad", inputSchema: OBJECT }, () => ({ ...text("it failed"), isError: true }))
-    .tool({ name: "greet", inputSchema: OBJECT }, (_args, ctx) => {
-      const answer = ctx.inputResponses?.name;
-      if (answer?.action !== "accept") {
-        return inputRequired({ name: askFor("name") }, { step: 1 });
-      }
-      return text(`Hello, ${(answer.content as { name: string }).name}`);
-    })
-    .build();
+  return tracedBuilder(plugin, more).build();
 }
 
 describe("otelServerPlugin", () => {
