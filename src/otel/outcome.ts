@@ -45,6 +45,8 @@ export function durationAttributes(
   outcome: Outcome | undefined,
 ): Attributes {
   const out: Attributes = common === undefined ? { ...base } : { ...base, ...common };
+  // Opt-in for metrics in the conventions: a URI per resource would make a series per resource.
+  delete out[ATTR.resourceUri];
   if (outcome !== undefined) {
     out[ATTR.errorType] = outcome.errorType;
     if (outcome.statusCode !== undefined) out[ATTR.statusCode] = outcome.statusCode;
