@@ -29,7 +29,10 @@ interface Exchange {
   readonly span: Span;
   readonly method: string;
   readonly start: number;
-  readonly base: Attributes;
+  /** The message's attributes; `undefined` when neither span nor meter records. */
+  readonly base: Attributes | undefined;
+  /** Whose histogram: `sent` for the client's requests, `served` for the server's requests it answers. */
+  readonly role: "sent" | "served";
   /** The request's abort (its deadline, or the caller's signal), which says why it was cancelled. */
   signal?: AbortSignal | undefined;
 }
@@ -39,8 +42,9 @@ interface Exchange {
  * request the client sends (child of the active context, which is injected into the request's `params._meta`,
  * so the server's span continues the trace), ended by its response, its timeout or its cancellation; a
  * `SERVER` span per request the server sends (sampling, elicitation, roots), its parent the context in that
- * request's `_meta`, the client's handler run inside it; the `mcp.client.operation.duration` and
- * `mcp.client.session.duration` histograms. The `Client` is unchanged: it sees a transport, so a client
+ * request's `_meta`, the client's handler run inside it; the operation duration histograms (the client's
+ * `mcp.client.operation.duration`, and `mcp.server.operation.duration` for the server's requests it answers) and
+ * `mcp.client.session.duration`. The `Client` is unchanged: it sees a transport, so a client
  * without this wrapper does no work for it at all.
  *
  * @example
@@ -119,7 +123,7 @@ class TracedTransport implements Transport {
       { kind: SpanKind.CLIENT },
       parent,
     );
-    const exchange = this.exchange(span, message);
+    const exchange = this.exchange(span, message, "sent");
     const id = message.id as number | string;
     this.sent.set(id, exchange);
     const signal = options?.signal;
@@ -183,7 +187,7 @@ class TracedTransport implements Transport {
     );
     const id = (message as { id?: unknown }).id;
     if (typeof id === "number" || typeof id === "string") {
-      const exchange = this.exchange(span, message as JsonRpcRequest);
+      const exchange = this.exchange(span, message as JsonRpcRequest, "served");
       const evicted = this.answering.get(id);
       if (evicted !== undefined) this.finish(evicted, { errorType: "replaced" });
       this.answering.set(id, exchange);
@@ -195,12 +199,17 @@ class TracedTransport implements Transport {
     context.with(trace.setSpan(parent, span), () => handlers.message(message, info));
   }
 
-  private exchange(span: Span, message: JsonRpcRequest): Exchange {
-    const base = messageAttributes({}, message.method, message.params);
-    const version = this.versionOf(message);
-    if (version !== undefined) base[ATTR.protocolVersion] = version;
-    if (span.isRecording()) this.describe(span, base, requestIdAttribute(message.id));
-    return { span, method: message.method, start: this.o.now(), base };
+  private exchange(span: Span, message: JsonRpcRequest, role: Exchange["role"]): Exchange {
+    const recording = span.isRecording();
+    let base: Attributes | undefined;
+    // Built only for a span that records or a meter that does: nothing without a provider.
+    if (recording || this.instruments.on) {
+      base = messageAttributes({}, message.method, message.params);
+      const version = this.versionOf(message);
+      if (version !== undefined) base[ATTR.protocolVersion] = version;
+      if (recording) this.describe(span, base, requestIdAttribute(message.id));
+    }
+    return { span, method: message.method, start: this.o.now(), base, role };
   }
 
   private describe(span: Span, base: Attributes, id: string | undefined): void {
@@ -238,10 +247,12 @@ class TracedTransport implements Transport {
   private finish(exchange: Exchange, outcome: Outcome | undefined): void {
     if (outcome !== undefined && exchange.span.isRecording()) recordOutcome(exchange.span, outcome);
     exchange.span.end();
-    this.instruments.operation.record(
-      (this.o.now() - exchange.start) / 1000,
-      durationAttributes(exchange.base, this.o.common, outcome),
-    );
+    if (exchange.base !== undefined && this.instruments.on) {
+      this.instruments[exchange.role].record(
+        (this.o.now() - exchange.start) / 1000,
+        durationAttributes(exchange.base, this.o.common, outcome),
+      );
+    }
   }
 
   /** The transport ended: open exchanges end as `closed`, the session's duration is recorded once. */

@@ -1,5 +1,21 @@
-import type { Counter, Histogram, Meter, UpDownCounter } from "@opentelemetry/api";
+import {
+  type Counter,
+  createNoopMeter,
+  type Histogram,
+  type Meter,
+  type UpDownCounter,
+} from "@opentelemetry/api";
 import { DURATION_BUCKETS } from "./semconv.js";
+
+const NOOP_METER_CLASS = createNoopMeter().constructor;
+
+/**
+ * True when `meter` records something: not the API's no-op meter (no meter provider registered). The metrics API
+ * has no proxy, so an instrument made before a provider is registered stays a no-op: deciding once is exact.
+ */
+export function recording(meter: Meter): boolean {
+  return meter.constructor !== NOOP_METER_CLASS;
+}
 
 function duration(meter: Meter, name: string, description: string): Histogram {
   return meter.createHistogram(name, {
@@ -9,9 +25,36 @@ function duration(meter: Meter, name: string, description: string): Histogram {
   });
 }
 
-/** The instruments of the server side: the two histograms of the conventions, and mcpkit's own. */
-export interface ServerInstruments {
-  readonly operation: Histogram;
+/**
+ * The operation histograms, by role in the exchange as the conventions define them: `sent` is
+ * `mcp.client.operation.duration` (measured by the sender: a client's requests, and a server's requests to its
+ * client), `served` is `mcp.server.operation.duration` (measured by the receiver).
+ */
+export interface OperationInstruments {
+  /** False with no meter provider: no measurement is built. */
+  readonly on: boolean;
+  readonly sent: Histogram;
+  readonly served: Histogram;
+}
+
+function operations(meter: Meter): OperationInstruments {
+  return {
+    on: recording(meter),
+    sent: duration(
+      meter,
+      "mcp.client.operation.duration",
+      "The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received.",
+    ),
+    served: duration(
+      meter,
+      "mcp.server.operation.duration",
+      "MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.",
+    ),
+  };
+}
+
+/** The instruments of the server side: the conventions' histograms, and mcpkit's own. */
+export interface ServerInstruments extends OperationInstruments {
   readonly session: Histogram;
   readonly sessions: UpDownCounter;
   readonly refused: Counter;
@@ -20,11 +63,7 @@ export interface ServerInstruments {
 /** Creates the server's instruments on `meter`. */
 export function serverInstruments(meter: Meter): ServerInstruments {
   return {
-    operation: duration(
-      meter,
-      "mcp.server.operation.duration",
-      "MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.",
-    ),
+    ...operations(meter),
     session: duration(
       meter,
       "mcp.server.session.duration",
@@ -42,20 +81,15 @@ export function serverInstruments(meter: Meter): ServerInstruments {
   };
 }
 
-/** The instruments of the client side: the two histograms of the conventions. */
-export interface ClientInstruments {
-  readonly operation: Histogram;
+/** The instruments of the client side: the conventions' histograms. */
+export interface ClientInstruments extends OperationInstruments {
   readonly session: Histogram;
 }
 
 /** Creates the client's instruments on `meter`. */
 export function clientInstruments(meter: Meter): ClientInstruments {
   return {
-    operation: duration(
-      meter,
-      "mcp.client.operation.duration",
-      "The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received.",
-    ),
+    ...operations(meter),
     session: duration(
       meter,
       "mcp.client.session.duration",

@@ -43,8 +43,8 @@ interface Served {
   /** The context the handler runs in: the span's, under its parent. */
   readonly context: Context;
   readonly start: number;
-  /** The message's attributes, for the duration histogram. */
-  readonly base: Attributes;
+  /** The message's attributes, for the duration histogram; `undefined` when neither span nor meter records. */
+  readonly base: Attributes | undefined;
 }
 
 const HANDLER_CALLBACKS = [
@@ -115,15 +115,16 @@ class OtelServerPlugin implements ServerPlugin {
       links === undefined ? { kind: SpanKind.SERVER } : { kind: SpanKind.SERVER, links },
       parent,
     );
-    const base: Attributes = messageAttributes({}, call.method, call.params);
-    base[ATTR.protocolVersion] = call.era;
+    // Built only for a span that records or a meter that does: nothing without a provider.
+    let base: Attributes | undefined;
     if (span.isRecording()) {
+      base = this.baseOf(call.method, call.params, call.era);
       span.setAttributes(base);
       if (this.o.common !== undefined) span.setAttributes(this.o.common);
       const id = requestIdAttribute(call.request.id);
       if (id !== undefined) span.setAttribute(ATTR.requestId, id);
       if (call.session !== undefined) span.setAttribute(ATTR.sessionId, call.session.id);
-    }
+    } else if (this.instruments.on) base = this.baseOf(call.method, call.params, call.era);
     this.served.set(call, { span, context: trace.setSpan(parent, span), start: now(), base });
     // A listen has no response to end its span: it covers the opening, and the stream's events are its children.
     if (call.method === "subscriptions/listen") span.end();
@@ -144,10 +145,12 @@ class OtelServerPlugin implements ServerPlugin {
       if ("result" in response) this.remember(span, response.result);
     }
     span.end();
-    this.instruments.operation.record(
-      (this.o.now() - served.start) / 1000,
-      durationAttributes(served.base, this.o.common, outcome),
-    );
+    if (served.base !== undefined && this.instruments.on) {
+      this.instruments.served.record(
+        (this.o.now() - served.start) / 1000,
+        durationAttributes(served.base, this.o.common, outcome),
+      );
+    }
     if ("error" in response) this.countRefusal(response.error.data, call.method);
     return undefined;
   }
@@ -191,13 +194,13 @@ class OtelServerPlugin implements ServerPlugin {
       { kind: SpanKind.CLIENT },
       parent,
     );
-    const base: Attributes = messageAttributes({}, request.method, request.params);
-    base[ATTR.protocolVersion] = out.era;
+    let base: Attributes | undefined;
     if (span.isRecording()) {
+      base = this.baseOf(request.method, request.params, out.era);
       span.setAttributes(base);
       if (this.o.common !== undefined) span.setAttributes(this.o.common);
       if (out.session !== undefined) span.setAttribute(ATTR.sessionId, out.session.id);
-    }
+    } else if (this.instruments.on) base = this.baseOf(request.method, request.params, out.era);
     const params = withContext(propagator, trace.setSpan(parent, span), request.params);
     const sent = params === undefined ? request : { method: request.method, params };
     const start = now();
@@ -217,13 +220,24 @@ class OtelServerPlugin implements ServerPlugin {
         if (result === undefined && outcome === undefined) span.addEvent("mcp.input_required.placed");
       }
       span.end();
-      if (result !== undefined || outcome !== undefined) {
-        this.instruments.operation.record(
+      // The server sent this request: its duration is the sender's, mcp.client.operation.duration.
+      if (base !== undefined && this.instruments.on && (result !== undefined || outcome !== undefined)) {
+        this.instruments.sent.record(
           (now() - start) / 1000,
           durationAttributes(base, this.o.common, outcome),
         );
       }
     }
+  }
+
+  private baseOf(
+    method: string,
+    params: { readonly [key: string]: unknown } | undefined,
+    era: string,
+  ): Attributes {
+    const base = messageAttributes({}, method, params);
+    base[ATTR.protocolVersion] = era;
+    return base;
   }
 
   sessionOpened(session: PluginSession): void {

@@ -168,6 +168,14 @@ describe("otelClientTransport, server-to-client requests", () => {
         expect(answered.attributes["mcp.method.name"]).toBe("elicitation/create");
         const [user] = otel.named("ask the user");
         expect(user && parentOf(user)).toBe(answered.spanContext().spanId);
+        // Durations by role: the server sent it (the sender's histogram), the client served it.
+        const metrics = await otel.metrics();
+        const method = (name: string) =>
+          histogram(metrics, name).dataPoints.filter(
+            (p) => p.attributes["mcp.method.name"] === "elicitation/create",
+          );
+        expect(method("mcp.client.operation.duration")).toHaveLength(1);
+        expect(method("mcp.server.operation.duration")).toHaveLength(1);
       } else {
         // 2026-07-28: the request rides in the input_required result; the client span got the event, and
         // the retry is a second client span of the same trace.

@@ -1,7 +1,8 @@
-import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { createNoopMeter, metrics, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { JsonRpcError } from "../../src/jsonrpc/errors.js";
 import { DURATION_BUCKETS, otelServerPlugin } from "../../src/otel/index.js";
+import { recording } from "../../src/otel/metrics.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
 import type { Server, ServerPlugin } from "../../src/server/index.js";
 import { connectInProcess } from "../support/in-process-client.js";
@@ -198,6 +199,13 @@ describe("otelServerPlugin", () => {
     // The no-op tracer's span carries the remote context it was given, and records nothing.
     expect(result.content[0]).toMatchObject({ text: REMOTE_SPAN });
     await expect(client.callTool("boom", {})).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("builds no measurement without a meter provider: the API's no-op meter is told apart once", () => {
+    const otel = otelHarness();
+    expect(recording(createNoopMeter())).toBe(false);
+    expect(recording(metrics.getMeterProvider().getMeter("x"))).toBe(false);
+    expect(recording(otel.meterProvider.getMeter("x"))).toBe(true);
   });
 
   it("refuses options it does not know, naming them", () => {
