@@ -4,6 +4,7 @@
  */
 
 export { otelClientTransport } from "./client.js";
+export { otelLogger } from "./logger.js";
 export type { OtelOptions, Propagator } from "./options.js";
 export { ATTR, DURATION_BUCKETS, TOOL_ERROR } from "./semconv.js";
 export { OTEL_PLUGIN, otelServerPlugin } from "./server.js";

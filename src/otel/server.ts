@@ -18,6 +18,7 @@ import type {
   ServerPlugin,
 } from "../server/index.js";
 import { META_GETTER, metaOf, withContext } from "./carrier.js";
+import { failedIn } from "./logger.js";
 import { serverInstruments } from "./metrics.js";
 import { type OtelOptions, type Resolved, resolveOtel } from "./options.js";
 import { BoundedMap, durationAttributes, recordOutcome, thrownOutcome } from "./outcome.js";
@@ -30,6 +31,17 @@ import {
   resultOutcome,
   spanName,
 } from "./semconv.js";
+
+function isThenable(value: unknown): value is Promise<unknown> {
+  return (
+    value !== null && typeof value === "object" && typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+function rethrow(error: unknown, span: Span): never {
+  failedIn(error, span.spanContext());
+  throw error;
+}
 
 /** The name of the plugin, and the key of its span in `ctx.pluginData`. */
 export const OTEL_PLUGIN = "otel";
@@ -98,7 +110,17 @@ class OtelServerPlugin implements ServerPlugin {
       wrapped[name] = (request: unknown, ctx: RequestContext) => {
         const span = ctx.pluginData[OTEL_PLUGIN] as Span | undefined;
         if (span === undefined) return callback.call(base, request, ctx);
-        return context.with(trace.setSpan(context.active(), span), () => callback.call(base, request, ctx));
+        return context.with(trace.setSpan(context.active(), span), () => {
+          // What the handler throws is remembered with its span, for otelLogger's "request handler failed".
+          try {
+            const answer = callback.call(base, request, ctx);
+            return isThenable(answer)
+              ? answer.then(undefined, (error: unknown) => rethrow(error, span))
+              : answer;
+          } catch (error) {
+            return rethrow(error, span);
+          }
+        });
       };
     }
     return wrapped as ServerHandler;

@@ -1,7 +1,7 @@
 import { createNoopMeter, metrics, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { JsonRpcError } from "../../src/jsonrpc/errors.js";
-import { DURATION_BUCKETS, otelServerPlugin } from "../../src/otel/index.js";
+import { DURATION_BUCKETS, otelLogger, otelServerPlugin } from "../../src/otel/index.js";
 import { recording } from "../../src/otel/metrics.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
 import type { Server, ServerPlugin } from "../../src/server/index.js";
@@ -199,6 +199,36 @@ describe("otelServerPlugin", () => {
     // The no-op tracer's span carries the remote context it was given, and records nothing.
     expect(result.content[0]).toMatchObject({ text: REMOTE_SPAN });
     await expect(client.callTool("boom", {})).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("gives the server's logger the trace and span ids of the request whose handler failed", async () => {
+    const otel = otelHarness();
+    const plugin = otelServerPlugin({
+      tracerProvider: otel.tracerProvider,
+      meterProvider: otel.meterProvider,
+    });
+    const lines: Array<{ message: string; details: unknown }> = [];
+    const logger = otelLogger({
+      warn: (message, details) => lines.push({ message, details }),
+      error: (message, details) => lines.push({ message, details }),
+    });
+    const client = await connectInProcess(tracedBuilder(plugin, [], logger).build(), {}, track);
+    await expect(client.readResource("file:///crash")).rejects.toMatchObject({ code: -32603 });
+    const [span] = otel.named("resources/read");
+    expect(span?.attributes["mcp.resource.uri"]).toBe("file:///crash");
+    expect(lines).toEqual([
+      {
+        message: "request handler failed",
+        details: {
+          details: expect.objectContaining({ message: "kaput" }),
+          trace_id: span?.spanContext().traceId,
+          span_id: span?.spanContext().spanId,
+        },
+      },
+    ]);
+    // A line about nothing traced passes as it is.
+    logger.warn("plain", { a: 1 });
+    expect(lines[1]).toEqual({ message: "plain", details: { a: 1 } });
   });
 
   it("builds no measurement without a meter provider: the API's no-op meter is told apart once", () => {
