@@ -7,6 +7,7 @@ import {
   SpanKind,
   trace,
 } from "@opentelemetry/api";
+import { McpkitError } from "../jsonrpc/errors.js";
 import type {
   PluginCall,
   PluginClientRequest,
@@ -36,11 +37,6 @@ function isThenable(value: unknown): value is Promise<unknown> {
   return (
     value !== null && typeof value === "object" && typeof (value as { then?: unknown }).then === "function"
   );
-}
-
-function rethrow(error: unknown, span: Span): never {
-  failedIn(error, span.spanContext());
-  throw error;
 }
 
 /** The name of the plugin, and the key of its span in `ctx.pluginData`. */
@@ -94,6 +90,8 @@ class OtelServerPlugin implements ServerPlugin {
   readonly name = OTEL_PLUGIN;
   private readonly served = new WeakMap<PluginCall, Served>();
   private readonly sessionStarts = new WeakMap<PluginSession, number>();
+  /** Spans whose handler ended by its request's abort (a client's cancellation), with the reason. */
+  private readonly aborted = new WeakMap<Span, McpkitError>();
   /** Task ids and sealed `requestState`s, to the span of the call that made them. */
   private readonly origins = new BoundedMap<string, Span>(REMEMBERED);
   private readonly instruments;
@@ -114,16 +112,39 @@ class OtelServerPlugin implements ServerPlugin {
           // What the handler throws is remembered with its span, for otelLogger's "request handler failed".
           try {
             const answer = callback.call(base, request, ctx);
-            return isThenable(answer)
-              ? answer.then(undefined, (error: unknown) => rethrow(error, span))
-              : answer;
+            if (!isThenable(answer)) return answer;
+            return answer.then(
+              (result: unknown) => this.answered(result, span, ctx),
+              (error: unknown) => this.failed(error, span, ctx),
+            );
           } catch (error) {
-            return rethrow(error, span);
+            return this.failed(error, span, ctx);
           }
         });
       };
     }
     return wrapped as ServerHandler;
+  }
+
+  /**
+   * A handler threw: the error is remembered with its span (for `otelLogger`), and a request its client cancelled
+   * (or whose client went away) is marked so, since it gets no response to read that from.
+   */
+  private failed(error: unknown, span: Span, ctx: RequestContext): never {
+    failedIn(error, span.spanContext());
+    this.abortOf(span, ctx);
+    throw error;
+  }
+
+  /** A tool answered `isError` (a builder's tool that threw): was it its request's abort? */
+  private answered(result: unknown, span: Span, ctx: RequestContext): unknown {
+    if ((result as { isError?: unknown } | null)?.isError === true) this.abortOf(span, ctx);
+    return result;
+  }
+
+  private abortOf(span: Span, ctx: RequestContext): void {
+    if (ctx.signal.aborted && ctx.signal.reason instanceof McpkitError)
+      this.aborted.set(span, ctx.signal.reason);
   }
 
   admit(call: PluginCall): void {
@@ -161,7 +182,13 @@ class OtelServerPlugin implements ServerPlugin {
     if (served === undefined) return undefined;
     this.served.delete(call);
     const { span } = served;
-    const outcome = responseOutcome(call.method, response as unknown as { [key: string]: unknown });
+    const abort = this.aborted.get(span);
+    let outcome = responseOutcome(call.method, response as unknown as { [key: string]: unknown });
+    if (abort !== undefined) {
+      this.aborted.delete(span);
+      outcome = thrownOutcome(abort);
+      if (span.isRecording()) span.addEvent("mcp.cancelled", { reason: abort.message });
+    }
     if (span.isRecording()) {
       if (outcome !== undefined) recordOutcome(span, outcome);
       if ("result" in response) this.remember(span, response.result);

@@ -142,6 +142,26 @@ describe("otelServerPlugin", () => {
     });
   }
 
+  for (const era of ERAS) {
+    it(`records a request its client cancelled: error.type cancelled and an event (${era})`, async () => {
+      const otel = otelHarness();
+      const plugin = otelServerPlugin({
+        tracerProvider: otel.tracerProvider,
+        meterProvider: otel.meterProvider,
+      });
+      const client = await connectInProcess(tracedServer(plugin), { protocolVersion: era }, track);
+      const abort = new AbortController();
+      const call = client.callTool("wait", {}, { signal: abort.signal });
+      abort.abort();
+      await expect(call).rejects.toBeDefined();
+      await expect.poll(() => otel.named("tools/call wait").length).toBe(1);
+      const [span] = otel.named("tools/call wait");
+      expect(span?.attributes["error.type"]).toBe("cancelled");
+      expect(span?.attributes["rpc.response.status_code"]).toBeUndefined();
+      expect(span?.events.map((e) => e.name)).toEqual(["mcp.cancelled"]);
+    });
+  }
+
   it("counts 2025-11-25 sessions and records their duration (fake clock)", async () => {
     const otel = otelHarness();
     let now = 1_000;

@@ -49,7 +49,8 @@ export function tracedBuilder(
         { name: "wait", inputSchema: OBJECT },
         (_args, ctx) =>
           new Promise((_resolve, reject) => {
-            ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true });
+            if (ctx.signal.aborted) reject(ctx.signal.reason);
+            else ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true });
           }),
       )
       .tool({ name: "greet", inputSchema: OBJECT }, (_args, ctx) => {
