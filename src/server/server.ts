@@ -138,6 +138,7 @@ export class Server {
    * transport's 2026-07-28 path). Returns false when no handler takes it. Never throws.
    */
   receiveNotification(notification: JsonRpcNotification, era: Era, identity?: unknown): boolean {
+    this.runtime.config.hooks.received?.(notification, { era, session: undefined, identity });
     return serveCustomNotification(this.runtime, era, notification, identity);
   }
 

@@ -80,6 +80,16 @@ export interface PluginOutgoing {
   readonly session: PluginSession | undefined;
 }
 
+/** Where a notification the client sent stands (what the `received` hook learns besides the notification). */
+export interface PluginIncoming {
+  /** The era it came in: the connection's or session's, else what its `_meta` says. */
+  readonly era: Era;
+  /** The 2025-11-25 session it belongs to; `undefined` in 2026-07-28. */
+  readonly session: PluginSession | undefined;
+  /** The authenticated principal, as the transport set it. */
+  readonly identity: unknown;
+}
+
 /** A request the server sends to the client (sampling, elicitation, roots, a custom one), before it has an id. */
 export interface PluginClientRequest {
   /** Its JSON-RPC method (`sampling/createMessage`, `elicitation/create`, `roots/list`, a custom one). */
@@ -201,6 +211,12 @@ export interface ServerPlugin {
     out: PluginOutgoing,
     send: PluginSendRequest,
   ): Promise<{ [key: string]: unknown } | undefined>;
+  /**
+   * A notification came from a client (`notifications/cancelled`, `notifications/initialized`, roots list changed,
+   * a custom one), in both eras, on every transport, before the server acts on it. For observing only (a span, a
+   * count): it cannot change or drop the notification. Must not throw.
+   */
+  received?(notification: JsonRpcNotification, from: PluginIncoming): void;
   /** A broadcast went to this instance's subscribers (list changed, resource updated, custom). */
   broadcast?(message: Broadcast): Promise<void>;
   /** A 2025-11-25 session was initialized. */

@@ -9,6 +9,7 @@ import {
   type PluginClientRequest,
   type PluginData,
   type PluginHost,
+  type PluginIncoming,
   type PluginMethod,
   type PluginOutgoing,
   type PluginSendRequest,
@@ -38,6 +39,7 @@ export class PluginHooks {
     | undefined;
   readonly clientRequest: ClientRequestHook | undefined;
   readonly broadcast: ((message: Broadcast) => Promise<void>) | undefined;
+  readonly received: ((notification: JsonRpcNotification, from: PluginIncoming) => void) | undefined;
   readonly sessionOpened: ((session: PluginSession) => void) | undefined;
   readonly sessionClosed: ((session: PluginSession) => void) | undefined;
   /**
@@ -76,6 +78,7 @@ export class PluginHooks {
     );
     this.clientRequest = clientRequestChain(plugins);
     this.broadcast = chainVoid(plugins, "broadcast") as PluginHooks["broadcast"];
+    this.received = receivedChain(plugins);
     this.sessionOpened = chainVoid(plugins, "sessionOpened") as PluginHooks["sessionOpened"];
     this.sessionClosed = chainVoid(plugins, "sessionClosed") as PluginHooks["sessionClosed"];
     this.results = plugins.flatMap((p) => (p.result ? [p.result.bind(p)] : []));
@@ -179,6 +182,16 @@ function contextChain(plugins: readonly ServerPlugin[]): PluginHooks["context"] 
       data[name] = value;
     }
     return data;
+  };
+}
+
+/** Every plugin's `received` hook, in order; undefined when none has one. */
+function receivedChain(plugins: readonly ServerPlugin[]): PluginHooks["received"] {
+  const hooks = plugins.flatMap((p) => (p.received ? [p.received.bind(p)] : []));
+  if (hooks.length === 0) return undefined;
+  if (hooks.length === 1) return hooks[0];
+  return (notification, from) => {
+    for (const fn of hooks) fn(notification, from);
   };
 }
 

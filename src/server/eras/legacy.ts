@@ -114,6 +114,11 @@ export class LegacySession implements PluginSession {
     return this.clientRequests.receive(response);
   }
 
+  /** Tells the plugins' `received` hooks that the session's client sent `notification` (when some plugin has one). */
+  noteNotification(notification: JsonRpcNotification, identity: unknown): void {
+    this.runtime.config.hooks.received?.(notification, { era: LEGACY_VERSION, session: this, identity });
+  }
+
   /**
    * Hands a client notification to the server's custom handler of that method (once `initialize` succeeded);
    * false when none takes it.
