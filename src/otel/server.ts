@@ -8,9 +8,11 @@ import {
   trace,
 } from "@opentelemetry/api";
 import { McpkitError } from "../jsonrpc/errors.js";
+import type { JsonRpcNotification } from "../jsonrpc/message.js";
 import type {
   PluginCall,
   PluginClientRequest,
+  PluginIncoming,
   PluginOutgoing,
   PluginSendRequest,
   PluginSession,
@@ -287,6 +289,24 @@ class OtelServerPlugin implements ServerPlugin {
     const base = messageAttributes({}, method, params);
     base[ATTR.protocolVersion] = era;
     return base;
+  }
+
+  /** A notification from the client: a SERVER span of no length, its parent the context in its `_meta`. */
+  received(notification: JsonRpcNotification, from: PluginIncoming): void {
+    const ambient = context.active();
+    const meta = metaOf(notification.params);
+    const parent = meta === undefined ? ambient : this.o.propagator.extract(ambient, meta, META_GETTER);
+    const span = this.o.tracer.startSpan(
+      spanName(notification.method, notification.params),
+      { kind: SpanKind.SERVER },
+      parent,
+    );
+    if (span.isRecording()) {
+      span.setAttributes(this.baseOf(notification.method, notification.params, from.era));
+      if (this.o.common !== undefined) span.setAttributes(this.o.common);
+      if (from.session !== undefined) span.setAttribute(ATTR.sessionId, from.session.id);
+    }
+    span.end();
   }
 
   sessionOpened(session: PluginSession): void {

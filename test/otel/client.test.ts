@@ -188,6 +188,26 @@ describe("otelClientTransport, server-to-client requests", () => {
     });
   }
 
+  for (const era of ERAS) {
+    it(`carries a notification's trace to the server: CLIENT span -> SERVER span (${era})`, async () => {
+      const otel = otelHarness();
+      trace.setGlobalTracerProvider(otel.tracerProvider);
+      const client = await inProcess(otel, era);
+      const { root } = await underRoot(() => client.notify("acme/seen", { id: "42" }));
+      await expect.poll(() => otel.named("acme/seen").length).toBe(2);
+      const spans = otel.named("acme/seen");
+      const sent = one(spans, SpanKind.CLIENT);
+      const received = one(spans, SpanKind.SERVER);
+      expect(parentOf(sent)).toBe(root.spanContext().spanId);
+      expect(parentOf(received)).toBe(sent.spanContext().spanId);
+      expect(received.attributes).toMatchObject({
+        "mcp.method.name": "acme/seen",
+        "mcp.protocol.version": era,
+      });
+      trace.disable();
+    });
+  }
+
   it("records the client's session duration when it closes (fake clock)", async () => {
     const otel = otelHarness();
     let now = 0;
