@@ -70,8 +70,38 @@ describe("the received hook: notifications from the client", () => {
     }
   }
 
+  it("tells a subscribed hook of each 2026 listen that opens, and how it ended", async () => {
+    const events: string[] = [];
+    const watch: ServerPlugin = {
+      name: "watch",
+      subscribed: (call, ended) => {
+        events.push(`opened ${call.method}`);
+        void ended.then((reason) => events.push(`ended ${reason}`));
+      },
+    };
+    const server = new ServerBuilder({
+      serverInfo: { name: "w", version: "1.0.0" },
+      listChanged: { tools: true },
+      plugins: [watch],
+    })
+      .tool({ name: "echo", inputSchema: { type: "object" } }, () => ({ content: [] }))
+      .build();
+    closers.push(() => server.close());
+    const client = await inProcess(server, MODERN_VERSION);
+    await client.connect();
+    closers.unshift(() => client.close());
+    const subscription = await client.listenSubscriptions({ toolsListChanged: true });
+    expect((await subscription.next(5_000)).type).toBe("acknowledged");
+    expect(events).toEqual(["opened subscriptions/listen"]);
+    await subscription.close();
+    await until(() => events.length === 2);
+    expect(events[1]).toMatch(/^ended (cancelled|complete)$/);
+    expect(server.config.hooks.needsCall).toBe(true);
+  });
+
   it("costs a server without such a hook one check: it is undefined", () => {
     const server = new ServerBuilder({ serverInfo: { name: "w", version: "1.0.0" } }).build();
     expect(server.config.hooks.received).toBeUndefined();
+    expect(server.config.hooks.subscribed).toBeUndefined();
   });
 });

@@ -217,6 +217,12 @@ export interface ServerPlugin {
    * count): it cannot change or drop the notification. Must not throw.
    */
   received?(notification: JsonRpcNotification, from: PluginIncoming): void;
+  /**
+   * A 2026-07-28 `subscriptions/listen` opened (it was admitted, its filter chosen, its capacity found): `ended`
+   * resolves once, with how it ended (`complete`, `overflow`, `cancelled`). `call` is the listen's, as its other
+   * hooks got it. For observing (a gauge of open streams); must not throw.
+   */
+  subscribed?(call: PluginCall, ended: Promise<"complete" | "overflow" | "cancelled">): void;
   /** A broadcast went to this instance's subscribers (list changed, resource updated, custom). */
   broadcast?(message: Broadcast): Promise<void>;
   /** A 2025-11-25 session was initialized. */

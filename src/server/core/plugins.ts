@@ -40,11 +40,14 @@ export class PluginHooks {
   readonly clientRequest: ClientRequestHook | undefined;
   readonly broadcast: ((message: Broadcast) => Promise<void>) | undefined;
   readonly received: ((notification: JsonRpcNotification, from: PluginIncoming) => void) | undefined;
+  readonly subscribed:
+    | ((call: PluginCall, ended: Promise<"complete" | "overflow" | "cancelled">) => void)
+    | undefined;
   readonly sessionOpened: ((session: PluginSession) => void) | undefined;
   readonly sessionClosed: ((session: PluginSession) => void) | undefined;
   /**
-   * True when a hook that runs on every request needs its {@link PluginCall} (admit, context, response, and
-   * notification and clientRequest, which name the request a message belongs to).
+   * True when a hook that runs on every request needs its {@link PluginCall} (admit, context, response,
+   * notification and clientRequest, which name the request a message belongs to, and subscribed).
    */
   readonly needsCall: boolean;
   /** True when a plugin has a hook that sees what goes to the client (notification, clientRequest). */
@@ -79,12 +82,23 @@ export class PluginHooks {
     this.clientRequest = clientRequestChain(plugins);
     this.broadcast = chainVoid(plugins, "broadcast") as PluginHooks["broadcast"];
     this.received = receivedChain(plugins);
+    const subscribed = plugins.flatMap((p) => (p.subscribed ? [p.subscribed.bind(p)] : []));
+    this.subscribed =
+      subscribed.length === 0
+        ? undefined
+        : (call, ended) => {
+            for (const fn of subscribed) fn(call, ended);
+          };
     this.sessionOpened = chainVoid(plugins, "sessionOpened") as PluginHooks["sessionOpened"];
     this.sessionClosed = chainVoid(plugins, "sessionClosed") as PluginHooks["sessionClosed"];
     this.results = plugins.flatMap((p) => (p.result ? [p.result.bind(p)] : []));
     this.outgoing = this.notification !== undefined || this.clientRequest !== undefined;
     this.needsCall =
-      this.admit !== undefined || this.context !== undefined || this.response !== undefined || this.outgoing;
+      this.admit !== undefined ||
+      this.context !== undefined ||
+      this.response !== undefined ||
+      this.outgoing ||
+      this.subscribed !== undefined;
   }
 
   /** The 2025-11-25 plugin method `method`, if a plugin serves one. */
