@@ -57,6 +57,7 @@ function operations(meter: Meter): OperationInstruments {
 export interface ServerInstruments extends OperationInstruments {
   readonly session: Histogram;
   readonly sessions: UpDownCounter;
+  readonly listens: UpDownCounter;
   readonly refused: Counter;
 }
 
@@ -72,6 +73,10 @@ export function serverInstruments(meter: Meter): ServerInstruments {
     sessions: meter.createUpDownCounter("mcpkit.server.session.active", {
       unit: "{session}",
       description: "2025-11-25 sessions open on this server.",
+    }),
+    listens: meter.createUpDownCounter("mcpkit.server.listen.active", {
+      unit: "{stream}",
+      description: "2026-07-28 subscriptions/listen streams open on this server.",
     }),
     refused: meter.createCounter("mcpkit.server.request.refused", {
       unit: "{request}",

@@ -309,6 +309,13 @@ class OtelServerPlugin implements ServerPlugin {
     span.end();
   }
 
+  /** A 2026 listen opened: counted until it ends (its span covered the opening; see `admit`). */
+  subscribed(_call: PluginCall, ended: Promise<"complete" | "overflow" | "cancelled">): void {
+    const { listens } = this.instruments;
+    listens.add(1, this.o.common);
+    void ended.then(() => listens.add(-1, this.o.common));
+  }
+
   sessionOpened(session: PluginSession): void {
     this.sessionStarts.set(session, this.o.now());
     this.instruments.sessions.add(1, this.o.common);

@@ -188,6 +188,30 @@ describe("otelServerPlugin", () => {
     });
   });
 
+  it("counts the 2026 listen streams open, and ends a listen's span at its opening", async () => {
+    const otel = otelHarness();
+    const plugin = otelServerPlugin({
+      tracerProvider: otel.tracerProvider,
+      meterProvider: otel.meterProvider,
+    });
+    const server = tracedBuilder(plugin, [], undefined, { listChanged: { tools: true } }).build();
+    const client = await connectInProcess(server, { protocolVersion: MODERN_VERSION }, track);
+    const open = () =>
+      otel.metrics().then((m) => (m.get("mcpkit.server.listen.active")?.dataPoints[0]?.value as number) ?? 0);
+    const subscription = await client.listenSubscriptions({ toolsListChanged: true });
+    expect((await subscription.next(5_000)).type).toBe("acknowledged");
+    expect(await open()).toBe(1);
+    expect(otel.named("subscriptions/listen").map((s) => s.kind)).toEqual([SpanKind.SERVER]);
+    await server.notifyListChanged("tools");
+    expect((await subscription.next(5_000)).type).toBe("notification");
+    // The stream's events are CLIENT spans under the listen's span.
+    const [listen] = otel.named("subscriptions/listen");
+    const [event] = otel.named("notifications/tools/list_changed");
+    expect(event && parentOf(event)).toBe(listen?.spanContext().spanId);
+    await subscription.close();
+    await expect.poll(open).toBe(0);
+  });
+
   it("counts requests refused by a later plugin's admit, by reason", async () => {
     const otel = otelHarness();
     const plugin = otelServerPlugin({

@@ -7,6 +7,7 @@ import { trace } from "@opentelemetry/api";
 import { JsonRpcError } from "mcpkit";
 import { OTEL_PLUGIN } from "mcpkit/otel";
 import {
+  type BuilderOptions,
   inputRequired,
   type RequestContext,
   ServerBuilder,
@@ -22,12 +23,14 @@ export function tracedBuilder(
   plugin: ServerPlugin,
   more: ServerPlugin[] = [],
   logger: ServerLogger = { warn: () => {}, error: () => {} },
+  options: Partial<BuilderOptions> = {},
 ): ServerBuilder {
   return (
     new ServerBuilder({
       serverInfo: { name: "traced", version: "1.0.0" },
       logger,
       plugins: [plugin, ...more],
+      ...options,
     })
       // A tool's throw is its isError result; a resource's is a bug of the server, logged.
       .resource({ uri: "file:///crash", name: "crash" }, async () => {
