@@ -50,6 +50,7 @@ export class Server {
         config.hooks.clientRequest === undefined
           ? Promise.resolve(request)
           : config.hooks.placeRequest(request, out),
+      load: () => ({ running: this.runtime.executor.running, queued: this.runtime.executor.queued }),
     };
     config.hooks.setup(host);
   }

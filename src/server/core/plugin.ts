@@ -128,6 +128,11 @@ export interface PluginHost {
    * what the last of them sent on (`request` itself when no plugin has the hook).
    */
   placeRequest(request: PluginClientRequest, out: PluginOutgoing): Promise<PluginClientRequest>;
+  /**
+   * The handler executor's load now: calls running, and calls waiting for a slot (the admission queue). Cheap;
+   * for a gauge read when metrics are collected.
+   */
+  load(): { readonly running: number; readonly queued: number };
 }
 
 /**
