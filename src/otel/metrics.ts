@@ -3,6 +3,7 @@ import {
   createNoopMeter,
   type Histogram,
   type Meter,
+  type ObservableGauge,
   type UpDownCounter,
 } from "@opentelemetry/api";
 import { DURATION_BUCKETS } from "./semconv.js";
@@ -59,6 +60,8 @@ export interface ServerInstruments extends OperationInstruments {
   readonly sessions: UpDownCounter;
   readonly listens: UpDownCounter;
   readonly refused: Counter;
+  readonly running: ObservableGauge;
+  readonly queued: ObservableGauge;
 }
 
 /** Creates the server's instruments on `meter`. */
@@ -77,6 +80,14 @@ export function serverInstruments(meter: Meter): ServerInstruments {
     listens: meter.createUpDownCounter("mcpkit.server.listen.active", {
       unit: "{stream}",
       description: "2026-07-28 subscriptions/listen streams open on this server.",
+    }),
+    running: meter.createObservableGauge("mcpkit.server.handler.running", {
+      unit: "{call}",
+      description: "Handler calls running now (at most maxConcurrentHandlers).",
+    }),
+    queued: meter.createObservableGauge("mcpkit.server.handler.queued", {
+      unit: "{call}",
+      description: "Handler calls waiting for a slot now: the admission queue (at most maxQueuedHandlers).",
     }),
     refused: meter.createCounter("mcpkit.server.request.refused", {
       unit: "{request}",

@@ -12,6 +12,7 @@ import type { JsonRpcNotification } from "../jsonrpc/message.js";
 import type {
   PluginCall,
   PluginClientRequest,
+  PluginHost,
   PluginIncoming,
   PluginOutgoing,
   PluginSendRequest,
@@ -307,6 +308,14 @@ class OtelServerPlugin implements ServerPlugin {
       if (from.session !== undefined) span.setAttribute(ATTR.sessionId, from.session.id);
     }
     span.end();
+  }
+
+  /** The executor's load, read when metrics are collected (one plugin per server). */
+  setup(host: PluginHost): void {
+    if (!this.instruments.on) return;
+    const { running, queued } = this.instruments;
+    running.addCallback((result) => result.observe(host.load().running, this.o.common));
+    queued.addCallback((result) => result.observe(host.load().queued, this.o.common));
   }
 
   /** A 2026 listen opened: counted until it ends (its span covered the opening; see `admit`). */

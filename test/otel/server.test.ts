@@ -212,6 +212,26 @@ describe("otelServerPlugin", () => {
     await expect.poll(open).toBe(0);
   });
 
+  it("gauges the handler executor: calls running and calls in the admission queue", async () => {
+    const otel = otelHarness();
+    const plugin = otelServerPlugin({
+      tracerProvider: otel.tracerProvider,
+      meterProvider: otel.meterProvider,
+    });
+    const server = tracedBuilder(plugin, [], undefined, { maxConcurrentHandlers: 1 }).build();
+    const client = await connectInProcess(server, {}, track);
+    const gauge = async (name: string) =>
+      ((await otel.metrics()).get(name)?.dataPoints[0]?.value as number | undefined) ?? -1;
+    const abort = new AbortController();
+    const calls = [1, 2, 3].map(() => client.callTool("wait", {}, { signal: abort.signal }).catch(() => {}));
+    await expect.poll(() => gauge("mcpkit.server.handler.queued")).toBe(2);
+    expect(await gauge("mcpkit.server.handler.running")).toBe(1);
+    abort.abort();
+    await Promise.all(calls);
+    await expect.poll(() => gauge("mcpkit.server.handler.running")).toBe(0);
+    expect(await gauge("mcpkit.server.handler.queued")).toBe(0);
+  });
+
   it("counts requests refused by a later plugin's admit, by reason", async () => {
     const otel = otelHarness();
     const plugin = otelServerPlugin({
