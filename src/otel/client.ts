@@ -1,4 +1,5 @@
 import { type Attributes, context, type Span, SpanKind, trace } from "@opentelemetry/api";
+import { type AbortLike, abortOf } from "../jsonrpc/lazy-abort.js";
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../jsonrpc/message.js";
 import { MetaKey } from "../protocol/meta.js";
 import type {
@@ -34,7 +35,9 @@ interface Exchange {
   /** Whose histogram: `sent` for the client's requests, `served` for the server's requests it answers. */
   readonly role: "sent" | "served";
   /** The request's abort (its deadline, or the caller's signal), which says why it was cancelled. */
-  signal?: AbortSignal | undefined;
+  abort?: AbortLike | undefined;
+  /** The listener on `abort`, removed when the exchange ends otherwise. */
+  onAbort?: (() => void) | undefined;
 }
 
 /**
@@ -123,23 +126,30 @@ class TracedTransport implements Transport {
       { kind: SpanKind.CLIENT },
       parent,
     );
+    // Nothing records (no provider): the context still travels, and nothing is kept for the answer.
+    if (span.isRecording() || this.instruments.on) this.track(span, message, options);
+    const params = withContext(propagator, trace.setSpan(parent, span), message.params);
+    return params === undefined ? message : { ...message, params };
+  }
+
+  /** Keeps a request's exchange until its answer, its abort (read without making an `AbortSignal`) or the end. */
+  private track(span: Span, message: JsonRpcRequest, options: TransportSendOptions | undefined): void {
     const exchange = this.exchange(span, message, "sent");
     const id = message.id as number | string;
     this.sent.set(id, exchange);
-    const signal = options?.signal;
-    exchange.signal = signal;
-    if (signal !== undefined) {
-      const onAbort = () => {
-        const pending = this.sent.get(id);
-        if (pending !== exchange) return;
-        this.sent.delete(id);
-        this.finish(exchange, thrownOutcome(signal.reason));
-      };
-      if (signal.aborted) onAbort();
-      else signal.addEventListener("abort", onAbort, { once: true });
+    const abort = options === undefined ? undefined : abortOf(options);
+    exchange.abort = abort;
+    if (abort === undefined) return;
+    const onAbort = () => {
+      if (this.sent.get(id) !== exchange) return;
+      this.sent.delete(id);
+      this.finish(exchange, thrownOutcome(abort.reason));
+    };
+    if (abort.aborted) onAbort();
+    else {
+      abort.addEventListener("abort", onAbort, { once: true });
+      exchange.onAbort = onAbort;
     }
-    const params = withContext(propagator, trace.setSpan(parent, span), message.params);
-    return params === undefined ? message : { ...message, params };
   }
 
   /** A notification we send: a span of no length, its context in the notification's `_meta`. */
@@ -240,11 +250,12 @@ class TracedTransport implements Transport {
         typeof params?.reason === "string" ? { reason: params.reason } : {},
       );
     }
-    const { signal } = exchange;
-    this.finish(exchange, signal?.aborted ? thrownOutcome(signal.reason) : { errorType: "cancelled" });
+    const { abort } = exchange;
+    this.finish(exchange, abort?.aborted ? thrownOutcome(abort.reason) : { errorType: "cancelled" });
   }
 
   private finish(exchange: Exchange, outcome: Outcome | undefined): void {
+    if (exchange.onAbort !== undefined) exchange.abort?.removeEventListener("abort", exchange.onAbort);
     if (outcome !== undefined && exchange.span.isRecording()) recordOutcome(exchange.span, outcome);
     exchange.span.end();
     if (exchange.base !== undefined && this.instruments.on) {

@@ -52,7 +52,10 @@ const REMEMBERED = 1_024;
 interface Served {
   readonly span: Span;
   /** The context the handler runs in: the span's, under its parent. */
-  readonly context: Context;
+  /** The context the span was started in; the span's own is made when first needed ({@link contextOf}). */
+  readonly parent: Context;
+  context?: Context;
+  /** When it began, for the histogram (0 when no meter records). */
   readonly start: number;
   /** The message's attributes, for the duration histogram; `undefined` when neither span nor meter records. */
   readonly base: Attributes | undefined;
@@ -110,7 +113,8 @@ class OtelServerPlugin implements ServerPlugin {
       if (typeof callback !== "function") continue;
       wrapped[name] = (request: unknown, ctx: RequestContext) => {
         const span = ctx.pluginData[OTEL_PLUGIN] as Span | undefined;
-        if (span === undefined) return callback.call(base, request, ctx);
+        // Nothing records (no provider): the handler runs as it would without the plugin.
+        if (span === undefined || !span.isRecording()) return callback.call(base, request, ctx);
         return context.with(trace.setSpan(context.active(), span), () => {
           // What the handler throws is remembered with its span, for otelLogger's "request handler failed".
           try {
@@ -171,7 +175,7 @@ class OtelServerPlugin implements ServerPlugin {
       if (id !== undefined) span.setAttribute(ATTR.requestId, id);
       if (call.session !== undefined) span.setAttribute(ATTR.sessionId, call.session.id);
     } else if (this.instruments.on) base = this.baseOf(call.method, call.params, call.era);
-    this.served.set(call, { span, context: trace.setSpan(parent, span), start: now(), base });
+    this.served.set(call, { span, parent, start: this.instruments.on ? now() : 0, base });
     // A listen has no response to end its span: it covers the opening, and the stream's events are its children.
     if (call.method === "subscriptions/listen") span.end();
   }
@@ -211,8 +215,7 @@ class OtelServerPlugin implements ServerPlugin {
     notification: Parameters<NonNullable<ServerPlugin["notification"]>>[0],
     out: PluginOutgoing,
   ): ReturnType<NonNullable<ServerPlugin["notification"]>> {
-    const parent =
-      (out.call === undefined ? undefined : this.served.get(out.call)?.context) ?? context.active();
+    const parent = this.contextOf(out.call) ?? context.active();
     const span = this.o.tracer.startSpan(
       spanName(notification.method, notification.params),
       { kind: SpanKind.CLIENT },
@@ -239,8 +242,7 @@ class OtelServerPlugin implements ServerPlugin {
     send: PluginSendRequest,
   ): Promise<{ [key: string]: unknown } | undefined> {
     const { tracer, propagator, now } = this.o;
-    const parent =
-      (out.call === undefined ? undefined : this.served.get(out.call)?.context) ?? context.active();
+    const parent = this.contextOf(out.call) ?? context.active();
     const span = tracer.startSpan(
       spanName(request.method, request.params),
       { kind: SpanKind.CLIENT },
@@ -308,6 +310,14 @@ class OtelServerPlugin implements ServerPlugin {
       if (from.session !== undefined) span.setAttribute(ATTR.sessionId, from.session.id);
     }
     span.end();
+  }
+
+  /** The context of `call`'s span (a notification's or a server request's parent), made once when first needed. */
+  private contextOf(call: PluginCall | undefined): Context | undefined {
+    const served = call === undefined ? undefined : this.served.get(call);
+    if (served === undefined) return undefined;
+    served.context ??= trace.setSpan(served.parent, served.span);
+    return served.context;
   }
 
   /** The executor's load, read when metrics are collected (one plugin per server). */
