@@ -161,6 +161,7 @@ export function waterfallSvg(spans) {
   const height = 40 + rows.length * row + 16;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="ui-monospace, Menlo, monospace" font-size="12">`,
+    `<title>Waterfall of one traced tools/call across two instances of a cluster</title>`,
     `<style>text{fill:#222}.k{fill:#666}</style>`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
     `<text x="8" y="22" font-weight="bold">One tools/call through a cluster (2026-07-28): input_required on one instance, the retry served by the other</text>`,
