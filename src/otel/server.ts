@@ -98,6 +98,8 @@ class OtelServerPlugin implements ServerPlugin {
   private readonly sessionStarts = new WeakMap<PluginSession, number>();
   /** Spans whose handler ended by its request's abort (a client's cancellation), with the reason. */
   private readonly aborted = new WeakMap<Span, McpkitError>();
+  /** The context a recording span was started under (what `_meta` carried), for its handler. */
+  private readonly parents = new WeakMap<Span, Context>();
   /** Task ids and sealed `requestState`s, to the span of the call that made them. */
   private readonly origins = new BoundedMap<string, Span>(REMEMBERED);
   private readonly instruments;
@@ -115,7 +117,9 @@ class OtelServerPlugin implements ServerPlugin {
         const span = ctx.pluginData[OTEL_PLUGIN] as Span | undefined;
         // Nothing records (no provider): the handler runs as it would without the plugin.
         if (span === undefined || !span.isRecording()) return callback.call(base, request, ctx);
-        return context.with(trace.setSpan(context.active(), span), () => {
+        // Under the context extracted from `_meta` (its baggage included), not only the span.
+        const parent = this.parents.get(span) ?? context.active();
+        return context.with(trace.setSpan(parent, span), () => {
           // What the handler throws is remembered with its span, for otelLogger's "request handler failed".
           try {
             const answer = callback.call(base, request, ctx);
@@ -174,6 +178,7 @@ class OtelServerPlugin implements ServerPlugin {
       const id = requestIdAttribute(call.request.id);
       if (id !== undefined) span.setAttribute(ATTR.requestId, id);
       if (call.session !== undefined) span.setAttribute(ATTR.sessionId, call.session.id);
+      if (parent !== ambient) this.parents.set(span, parent);
     } else if (this.instruments.on) base = this.baseOf(call.method, call.params, call.era);
     this.served.set(call, { span, parent, start: this.instruments.on ? now() : 0, base });
     // A listen has no response to end its span: it covers the opening, and the stream's events are its children.

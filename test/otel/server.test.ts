@@ -1,4 +1,4 @@
-import { createNoopMeter, metrics, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { createNoopMeter, metrics, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { JsonRpcError } from "../../src/jsonrpc/errors.js";
 import { DURATION_BUCKETS, otelLogger, otelServerPlugin } from "../../src/otel/index.js";
@@ -161,6 +161,24 @@ describe("otelServerPlugin", () => {
       expect(span?.events.map((e) => e.name)).toEqual(["mcp.cancelled"]);
     });
   }
+
+  it("runs the handler under the baggage the request's _meta carried", async () => {
+    const otel = otelHarness();
+    const plugin = otelServerPlugin({
+      tracerProvider: otel.tracerProvider,
+      meterProvider: otel.meterProvider,
+    });
+    let seen: string | undefined;
+    const server = tracedBuilder(plugin)
+      .tool({ name: "who", inputSchema: { type: "object" } }, () => {
+        seen = propagation.getActiveBaggage()?.getEntry("userId")?.value;
+        return { content: [] };
+      })
+      .build();
+    const client = await connectInProcess(server, {}, track);
+    await client.callTool("who", {}, { meta: { traceparent, baggage: "userId=alice" } });
+    expect(seen).toBe("alice");
+  });
 
   it("counts 2025-11-25 sessions and records their duration (fake clock)", async () => {
     const otel = otelHarness();
