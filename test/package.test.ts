@@ -95,12 +95,14 @@ function expectOnlyTheValidatorLoadedDynamically(file: string): void {
   );
   for (const spec of dynamic) {
     const target = relative(join(repoRoot, "dist"), resolve(dirname(file), spec));
-    // The command's `--login` loads mcpkit/auth (and oauth4webapi with it) on demand, like the validator.
+    // The command's `--login` loads mcpkit/auth (and oauth4webapi with it) on demand, like the validator; its
+    // `--trace` loads mcpkit/otel's recorder and client instrumentation (and @opentelemetry/api with them).
+    const command = relative(repoRoot, file) === join("dist", "cli", "main.js");
     const login =
-      relative(repoRoot, file) === join("dist", "cli", "main.js") &&
-      (target === join("auth", "index.js") || target === join("auth-node", "index.js"));
+      command && (target === join("auth", "index.js") || target === join("auth-node", "index.js"));
+    const trace = command && /^chunks\/(recorder|client)-[A-Z0-9]+\.js$/.test(target);
     expect(
-      login || /^chunks\/json-schema-[A-Z0-9]+\.js$/.test(target),
+      login || trace || /^chunks\/json-schema-[A-Z0-9]+\.js$/.test(target),
       `${relative(repoRoot, file)} loads ${spec}`,
     ).toBe(true);
   }

@@ -49,6 +49,8 @@ export interface CliArgs {
   allowHttp: boolean;
   /** `--login`: log in with OAuth when the HTTP server asks (401). */
   login: boolean;
+  /** `--trace`: print the span tree of the run, with durations, on stderr. */
+  trace: boolean;
   /** `--credentials FILE`: where `--login` keeps registrations and tokens (default: under the config dir). */
   credentials: string | undefined;
 }
@@ -76,6 +78,7 @@ const OPTIONS = {
   verbose: { type: "boolean", short: "v" },
   "allow-http": { type: "boolean" },
   login: { type: "boolean" },
+  trace: { type: "boolean" },
   credentials: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
@@ -178,6 +181,7 @@ function checked(target: Target, command: CommandName, operands: string[], value
     verbose: values.verbose === true,
     allowHttp: values["allow-http"] === true,
     login: values.login === true || values.credentials !== undefined,
+    trace: values.trace === true,
     credentials: values.credentials,
   };
 }

@@ -33,7 +33,19 @@ const MAY_IMPORT: { readonly [layer: string]: readonly string[] } = {
   "auth-node": [...ENGINE, "auth"],
   redis: ENGINE,
   // The command: everything.
-  cli: [...ENGINE, "skills", "apps", "http", "stdio", "auth", "node", "skills-node", "auth-node", "redis"],
+  cli: [
+    ...ENGINE,
+    "skills",
+    "apps",
+    "http",
+    "stdio",
+    "auth",
+    "node",
+    "skills-node",
+    "auth-node",
+    "redis",
+    "otel",
+  ],
 };
 
 /** Layers that run on Node only (test/package.test.ts): no platform-neutral layer may import one. */
