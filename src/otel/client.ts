@@ -13,6 +13,7 @@ import { META_GETTER, metaOf, withContext } from "./carrier.js";
 import { type ClientInstruments, clientInstruments } from "./metrics.js";
 import { type OtelOptions, type Resolved, resolveOtel } from "./options.js";
 import { BoundedMap, durationAttributes, recordOutcome, thrownOutcome } from "./outcome.js";
+import { Recorders } from "./recorders.js";
 import {
   ATTR,
   messageAttributes,
@@ -48,7 +49,9 @@ interface Exchange {
  * request's `_meta`, the client's handler run inside it; the operation duration histograms (the client's
  * `mcp.client.operation.duration`, and `mcp.server.operation.duration` for the server's requests it answers) and
  * `mcp.client.session.duration`. The `Client` is unchanged: it sees a transport, so a client
- * without this wrapper does no work for it at all.
+ * without this wrapper does no work for it at all. With neither a tracer nor a meter provider (given, or registered
+ * globally) the wrapper is idle and passes every message as it is; a provider registered later is picked up by
+ * the next message.
  *
  * @example
  * import { otelClientTransport } from "mcpkit/otel";
@@ -61,15 +64,21 @@ export function otelClientTransport(transport: Transport, options?: OtelOptions)
 class TracedTransport implements Transport {
   private readonly sent = new Map<number | string, Exchange>();
   private readonly answering = new BoundedMap<number | string, Exchange>(MAX_INBOUND);
-  private readonly instruments: ClientInstruments;
+  private readonly recorders: Recorders<ClientInstruments>;
   private version: string | undefined;
   private opened: number | undefined;
+  /** The id of the `initialize` sent while idle, whose answer still says the protocol version. */
+  private initializing: number | string | undefined;
 
   constructor(
     private readonly inner: Transport,
     private readonly o: Resolved,
   ) {
-    this.instruments = clientInstruments(o.meterProvider.getMeter("mcpkit"));
+    this.recorders = new Recorders(o, clientInstruments);
+  }
+
+  private get instruments(): ClientInstruments {
+    return this.recorders.instruments;
   }
 
   get cancelsByStream(): boolean {
@@ -99,6 +108,13 @@ class TracedTransport implements Transport {
   }
 
   send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
+    // Nothing records: the message goes as it is, and nothing is kept but the initialize's id.
+    if (this.recorders.idle()) {
+      if ((message as { method?: unknown }).method === "initialize") {
+        this.initializing = (message as JsonRpcRequest).id as number | string;
+      }
+      return this.inner.send(message, options);
+    }
     let out = message;
     if ("method" in message) {
       out =
@@ -169,6 +185,11 @@ class TracedTransport implements Transport {
   }
 
   private receive(message: JsonRpcMessage, info: MessageInfo | undefined, handlers: TransportHandlers): void {
+    if (this.initializing !== undefined) this.initialized(message);
+    if (this.recorders.idle()) {
+      handlers.message(message, info);
+      return;
+    }
     if (!("method" in message)) {
       const id = (message as { id?: unknown }).id;
       const exchange = typeof id === "number" || typeof id === "string" ? this.sent.get(id) : undefined;
@@ -207,6 +228,14 @@ class TracedTransport implements Transport {
       span.end();
     }
     context.with(trace.setSpan(parent, span), () => handlers.message(message, info));
+  }
+
+  /** The answer to the `initialize` sent while idle: the protocol version, for the spans of later requests. */
+  private initialized(message: JsonRpcMessage): void {
+    if ("method" in message || (message as { id?: unknown }).id !== this.initializing) return;
+    this.initializing = undefined;
+    const version = (message as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+    if (typeof version === "string") this.version = version;
   }
 
   private exchange(span: Span, message: JsonRpcRequest, role: Exchange["role"]): Exchange {

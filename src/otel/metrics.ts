@@ -12,7 +12,8 @@ const NOOP_METER_CLASS = createNoopMeter().constructor;
 
 /**
  * True when `meter` records something: not the API's no-op meter (no meter provider registered). The metrics API
- * has no proxy, so an instrument made before a provider is registered stays a no-op: deciding once is exact.
+ * has no proxy, so an instrument made before a provider is registered stays a no-op: `Recorders` makes them again
+ * on the provider once there is one.
  */
 export function recording(meter: Meter): boolean {
   return meter.constructor !== NOOP_METER_CLASS;

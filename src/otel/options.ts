@@ -2,7 +2,6 @@ import {
   type Attributes,
   type Context,
   type MeterProvider,
-  metrics,
   propagation,
   type TextMapGetter,
   type TextMapSetter,
@@ -44,8 +43,11 @@ const KEYS = ["tracerProvider", "meterProvider", "propagator", "networkTransport
 
 /** The options resolved once: the tracer, meter, propagator and the attributes every span shares. */
 export interface Resolved {
+  /** The provider given, else the API's global one (a proxy, whose delegate is the provider once registered). */
+  readonly tracerProvider: TracerProvider;
   readonly tracer: Tracer;
-  readonly meterProvider: MeterProvider;
+  /** The meter provider given; `undefined`: the global one, read when needed (the metrics API has no proxy). */
+  readonly meterProvider: MeterProvider | undefined;
   readonly propagator: Propagator;
   readonly now: () => number;
   /** Attributes on every span and duration (`network.transport`), or `undefined`. */
@@ -63,9 +65,11 @@ export function resolveOtel(options: OtelOptions | undefined, what: string): Res
     throw optionError("networkTransport", "must be a non-empty string", prefix);
   }
   if (now !== undefined && typeof now !== "function") throw optionError("now", "must be a function", prefix);
+  const provider = tracerProvider ?? trace.getTracerProvider();
   return {
-    tracer: (tracerProvider ?? trace.getTracerProvider()).getTracer("mcpkit"),
-    meterProvider: meterProvider ?? metrics.getMeterProvider(),
+    tracerProvider: provider,
+    tracer: provider.getTracer("mcpkit"),
+    meterProvider,
     propagator: propagator ?? propagation,
     now: now ?? Date.now,
     common: networkTransport === undefined ? undefined : { "network.transport": networkTransport },

@@ -23,9 +23,10 @@ import type {
 } from "../server/index.js";
 import { META_GETTER, metaOf, withContext } from "./carrier.js";
 import { failedIn } from "./logger.js";
-import { serverInstruments } from "./metrics.js";
+import { type ServerInstruments, serverInstruments } from "./metrics.js";
 import { type OtelOptions, type Resolved, resolveOtel } from "./options.js";
 import { BoundedMap, durationAttributes, recordOutcome, thrownOutcome } from "./outcome.js";
+import { Recorders } from "./recorders.js";
 import {
   ATTR,
   messageAttributes,
@@ -51,12 +52,11 @@ const REMEMBERED = 1_024;
 /** One request in flight. */
 interface Served {
   readonly span: Span;
-  /** The context the handler runs in: the span's, under its parent. */
   /** The context the span was started in; the span's own is made when first needed ({@link contextOf}). */
   readonly parent: Context;
   context?: Context;
-  /** When it began, for the histogram (0 when no meter records). */
-  readonly start: number;
+  /** When it began, for the histogram; `undefined` when no meter recorded as it began. */
+  readonly start: number | undefined;
   /** The message's attributes, for the duration histogram; `undefined` when neither span nor meter records. */
   readonly base: Attributes | undefined;
 }
@@ -80,8 +80,9 @@ const HANDLER_CALLBACKS = [
  * roots, each entry of a 2026 `input_required` result) with the context injected into its `_meta`, trace
  * context injected into every notification of a request, the handler run inside its span's context (spans it
  * starts nest; `ctx.pluginData.otel` is the span), and the `mcp.server.operation.duration` and
- * `mcp.server.session.duration` histograms. With no provider registered the API's no-op tracer is used and no
- * attribute is built.
+ * `mcp.server.session.duration` histograms. With neither a tracer nor a meter provider (given, or registered
+ * globally) it is idle: the server runs none of its request hooks, and it builds nothing; a provider registered
+ * later is picked up by the next request.
  *
  * @example
  * import { otelServerPlugin } from "mcpkit/otel";
@@ -95,17 +96,36 @@ export function otelServerPlugin(options?: OtelOptions): ServerPlugin {
 class OtelServerPlugin implements ServerPlugin {
   readonly name = OTEL_PLUGIN;
   private readonly served = new WeakMap<PluginCall, Served>();
-  private readonly sessionStarts = new WeakMap<PluginSession, number>();
+  /** When each session opened, and the instruments that counted it (no-op ones before a meter provider). */
+  private readonly sessionStarts = new WeakMap<
+    PluginSession,
+    { readonly start: number; readonly instruments: ServerInstruments }
+  >();
   /** Spans whose handler ended by its request's abort (a client's cancellation), with the reason. */
   private readonly aborted = new WeakMap<Span, McpkitError>();
   /** The context a recording span was started under (what `_meta` carried), for its handler. */
   private readonly parents = new WeakMap<Span, Context>();
   /** Task ids and sealed `requestState`s, to the span of the call that made them. */
   private readonly origins = new BoundedMap<string, Span>(REMEMBERED);
-  private readonly instruments;
+  private readonly recorders: Recorders<ServerInstruments>;
+  /** The server's host, for the load gauges (observed once a meter provider records). */
+  private host: PluginHost | undefined;
 
   constructor(private readonly o: Resolved) {
-    this.instruments = serverInstruments(o.meterProvider.getMeter("mcpkit"));
+    this.recorders = new Recorders(o, (meter) => {
+      const made = serverInstruments(meter);
+      if (this.host !== undefined) this.observeLoad(made, this.host);
+      return made;
+    });
+  }
+
+  private get instruments(): ServerInstruments {
+    return this.recorders.instruments;
+  }
+
+  /** Nothing records (no tracer provider, no meter provider): the server skips this plugin's request hooks. */
+  idle(): boolean {
+    return this.recorders.idle();
   }
 
   handler(base: ServerHandler): ServerHandler {
@@ -159,6 +179,8 @@ class OtelServerPlugin implements ServerPlugin {
   }
 
   admit(call: PluginCall): void {
+    // Called while idle only when another plugin is not: nothing kept, so no other hook finds the call.
+    if (this.recorders.idle()) return;
     const { tracer, propagator, now } = this.o;
     const ambient = context.active();
     const meta = metaOf(call.params);
@@ -180,7 +202,7 @@ class OtelServerPlugin implements ServerPlugin {
       if (call.session !== undefined) span.setAttribute(ATTR.sessionId, call.session.id);
       if (parent !== ambient) this.parents.set(span, parent);
     } else if (this.instruments.on) base = this.baseOf(call.method, call.params, call.era);
-    this.served.set(call, { span, parent, start: this.instruments.on ? now() : 0, base });
+    this.served.set(call, { span, parent, start: this.instruments.on ? now() : undefined, base });
     // A listen has no response to end its span: it covers the opening, and the stream's events are its children.
     if (call.method === "subscriptions/listen") span.end();
   }
@@ -206,7 +228,7 @@ class OtelServerPlugin implements ServerPlugin {
       if ("result" in response) this.remember(span, response.result);
     }
     span.end();
-    if (served.base !== undefined && this.instruments.on) {
+    if (served.base !== undefined && served.start !== undefined) {
       this.instruments.served.record(
         (this.o.now() - served.start) / 1000,
         durationAttributes(served.base, this.o.common, outcome),
@@ -220,6 +242,7 @@ class OtelServerPlugin implements ServerPlugin {
     notification: Parameters<NonNullable<ServerPlugin["notification"]>>[0],
     out: PluginOutgoing,
   ): ReturnType<NonNullable<ServerPlugin["notification"]>> {
+    if (this.recorders.idle()) return undefined;
     const parent = this.contextOf(out.call) ?? context.active();
     const span = this.o.tracer.startSpan(
       spanName(notification.method, notification.params),
@@ -246,6 +269,7 @@ class OtelServerPlugin implements ServerPlugin {
     out: PluginOutgoing,
     send: PluginSendRequest,
   ): Promise<{ [key: string]: unknown } | undefined> {
+    if (this.recorders.idle()) return send(request);
     const { tracer, propagator, now } = this.o;
     const parent = this.contextOf(out.call) ?? context.active();
     const span = tracer.startSpan(
@@ -301,6 +325,7 @@ class OtelServerPlugin implements ServerPlugin {
 
   /** A notification from the client: a SERVER span of no length, its parent the context in its `_meta`. */
   received(notification: JsonRpcNotification, from: PluginIncoming): void {
+    if (this.recorders.idle()) return;
     const ambient = context.active();
     const meta = metaOf(notification.params);
     const parent = meta === undefined ? ambient : this.o.propagator.extract(ambient, meta, META_GETTER);
@@ -325,33 +350,41 @@ class OtelServerPlugin implements ServerPlugin {
     return served.context;
   }
 
-  /** The executor's load, read when metrics are collected (one plugin per server). */
+  /** The executor's load, read when metrics are collected (one plugin per server), once a meter records. */
   setup(host: PluginHost): void {
-    if (!this.instruments.on) return;
-    const { running, queued } = this.instruments;
+    this.host = host;
+    if (this.recorders.recordsMetrics) this.observeLoad(this.instruments, host);
+  }
+
+  private observeLoad({ running, queued }: ServerInstruments, host: PluginHost): void {
     running.addCallback((result) => result.observe(host.load().running, this.o.common));
     queued.addCallback((result) => result.observe(host.load().queued, this.o.common));
   }
 
   /** A 2026 listen opened: counted until it ends (its span covered the opening; see `admit`). */
   subscribed(_call: PluginCall, ended: Promise<"complete" | "overflow" | "cancelled">): void {
+    if (this.recorders.idle()) return;
+    // The counter it was added to is the one it leaves, should a meter provider come in between.
     const { listens } = this.instruments;
     listens.add(1, this.o.common);
     void ended.then(() => listens.add(-1, this.o.common));
   }
 
   sessionOpened(session: PluginSession): void {
-    this.sessionStarts.set(session, this.o.now());
-    this.instruments.sessions.add(1, this.o.common);
+    if (this.recorders.idle()) return;
+    const { instruments } = this;
+    this.sessionStarts.set(session, { start: this.o.now(), instruments });
+    instruments.sessions.add(1, this.o.common);
   }
 
   sessionClosed(session: PluginSession): void {
-    const start = this.sessionStarts.get(session);
-    if (start === undefined) return;
+    const opened = this.sessionStarts.get(session);
+    if (opened === undefined) return;
     this.sessionStarts.delete(session);
-    this.instruments.sessions.add(-1, this.o.common);
+    const { start, instruments } = opened;
+    instruments.sessions.add(-1, this.o.common);
     const attributes: Attributes = { [ATTR.protocolVersion]: "2025-11-25", ...this.o.common };
-    this.instruments.session.record((this.o.now() - start) / 1000, attributes);
+    instruments.session.record((this.o.now() - start) / 1000, attributes);
   }
 
   /**

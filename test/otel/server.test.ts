@@ -274,15 +274,6 @@ describe("otelServerPlugin", () => {
     ]);
   });
 
-  it("changes nothing with no provider registered: the no-op tracer, calls answered as before", async () => {
-    const plugin = otelServerPlugin();
-    const client = await connectInProcess(tracedServer(plugin), {}, track);
-    const result = await client.callTool("echo", {}, { meta: { traceparent } });
-    // The no-op tracer's span carries the remote context it was given, and records nothing.
-    expect(result.content[0]).toMatchObject({ text: REMOTE_SPAN });
-    await expect(client.callTool("boom", {})).rejects.toMatchObject({ code: -32602 });
-  });
-
   it("gives the server's logger the trace and span ids of the request whose handler failed", async () => {
     const otel = otelHarness();
     const plugin = otelServerPlugin({

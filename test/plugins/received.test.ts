@@ -96,7 +96,7 @@ describe("the received hook: notifications from the client", () => {
     await subscription.close();
     await until(() => events.length === 2);
     expect(events[1]).toMatch(/^ended (cancelled|complete)$/);
-    expect(server.config.hooks.needsCall).toBe(true);
+    expect(server.config.hooks.needsCall()).toBe(true);
   });
 
   it("costs a server without such a hook one check: it is undefined", () => {

@@ -180,6 +180,16 @@ export interface ServerPlugin {
   readonly stateStore?: RequestStateStore;
   /** Called once, when the server is created. */
   setup?(host: PluginHost): void;
+  /**
+   * True while the plugin has nothing to do for the requests that begin now (an instrumentation with nowhere to
+   * record). Asked as each request begins, so it must be cheap (a field or two read). When every plugin with
+   * request hooks (`admit`, `context`, `response`, `notification`, `clientRequest`, `subscribed`) says so, the
+   * request is served as on a server without them: no {@link PluginCall} is built, none of those hooks runs for
+   * it, its notifications pass as they are. Otherwise they all run, an idle plugin's included (which should then
+   * do nothing); its hooks outside a request (`received`, a 2025-11-25 session's own notifications and requests)
+   * run as usual.
+   */
+  idle?(): boolean;
   /** A request was admitted, before its handler waits for a slot: throw a `JsonRpcError` to refuse it. */
   admit?(call: PluginCall): void | Promise<void>;
   /**

@@ -45,11 +45,10 @@ export class PluginHooks {
     | undefined;
   readonly sessionOpened: ((session: PluginSession) => void) | undefined;
   readonly sessionClosed: ((session: PluginSession) => void) | undefined;
-  /**
-   * True when a hook that runs on every request needs its {@link PluginCall} (admit, context, response,
-   * notification and clientRequest, which name the request a message belongs to, and subscribed).
-   */
-  readonly needsCall: boolean;
+  /** True when a plugin that cannot be idle has a request hook (see {@link needsCall}). */
+  private readonly busy: boolean;
+  /** The plugins with request hooks that may say they are idle (`ServerPlugin.idle`). */
+  private readonly idlers: readonly ServerPlugin[];
   /** True when a plugin has a hook that sees what goes to the client (notification, clientRequest). */
   readonly outgoing: boolean;
   private readonly results: readonly NonNullable<ServerPlugin["result"]>[];
@@ -93,12 +92,20 @@ export class PluginHooks {
     this.sessionClosed = chainVoid(plugins, "sessionClosed") as PluginHooks["sessionClosed"];
     this.results = plugins.flatMap((p) => (p.result ? [p.result.bind(p)] : []));
     this.outgoing = this.notification !== undefined || this.clientRequest !== undefined;
-    this.needsCall =
-      this.admit !== undefined ||
-      this.context !== undefined ||
-      this.response !== undefined ||
-      this.outgoing ||
-      this.subscribed !== undefined;
+    const requestHooks = plugins.filter(hasRequestHook);
+    this.idlers = requestHooks.filter((p) => typeof p.idle === "function");
+    this.busy = this.idlers.length < requestHooks.length;
+  }
+
+  /**
+   * True when a request beginning now needs its {@link PluginCall}: some plugin has a hook that runs on every
+   * request (admit, context, response, notification and clientRequest, which name the request a message belongs
+   * to, and subscribed), and is not idle. False: the request runs none of them.
+   */
+  needsCall(): boolean {
+    if (this.busy) return true;
+    for (const plugin of this.idlers) if (plugin.idle?.() !== true) return true;
+    return false;
   }
 
   /** The 2025-11-25 plugin method `method`, if a plugin serves one. */
@@ -164,6 +171,18 @@ export class PluginHooks {
   async close(): Promise<void> {
     for (const plugin of [...this.plugins].reverse()) await plugin.close?.();
   }
+}
+
+/** True when `plugin` has a hook that runs for each request (what {@link PluginHooks.needsCall} is about). */
+function hasRequestHook(plugin: ServerPlugin): boolean {
+  return (
+    plugin.admit !== undefined ||
+    plugin.context !== undefined ||
+    plugin.response !== undefined ||
+    plugin.notification !== undefined ||
+    plugin.clientRequest !== undefined ||
+    plugin.subscribed !== undefined
+  );
 }
 
 type VoidHook = "admit" | "broadcast" | "sessionOpened" | "sessionClosed";

@@ -152,7 +152,7 @@ export class LegacySession implements PluginSession {
     let response: JsonRpcResponse;
     try {
       const params = request.params ?? {};
-      if (hooks.needsCall) {
+      if (hooks.needsCall()) {
         call = this.call(request, env);
         if (hooks.admit !== undefined) await hooks.admit(call);
       }
@@ -252,7 +252,8 @@ export class LegacySession implements PluginSession {
     let call = admitted;
     let sink = env.notify ?? this.sink;
     let send = env.send ?? this.send;
-    if (hooks.notification !== undefined) {
+    // No call: no plugin with request hooks is awake for this request (see PluginHooks.needsCall).
+    if (call !== undefined && hooks.notification !== undefined) {
       const out: PluginOutgoing = { era: LEGACY_VERSION, call, session: this };
       sink = hooks.notifying(sink, out);
       send = this.hookedSend(send, out);

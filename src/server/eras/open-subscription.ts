@@ -32,7 +32,7 @@ export async function openSubscription(
   const { config, executor, publisher } = runtime;
   const { hooks } = config;
   // A listen is a request like any other to the plugins that admit requests (a policy, a rate limit, a span).
-  const call = hooks.needsCall ? modernCall(request, meta, env) : undefined;
+  const call = hooks.needsCall() ? modernCall(request, meta, env) : undefined;
   if (call !== undefined && hooks.admit !== undefined) await hooks.admit(call);
   const channel =
     hooks.notification === undefined || call === undefined ? plain : notifyingChannel(plain, hooks, call);
