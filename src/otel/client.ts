@@ -186,10 +186,7 @@ class TracedTransport implements Transport {
 
   private receive(message: JsonRpcMessage, info: MessageInfo | undefined, handlers: TransportHandlers): void {
     if (this.initializing !== undefined) this.initialized(message);
-    if (this.recorders.idle()) {
-      handlers.message(message, info);
-      return;
-    }
+    // A response: to a request tracked when sent, or passed on (all of them while idle: nothing is tracked).
     if (!("method" in message)) {
       const id = (message as { id?: unknown }).id;
       const exchange = typeof id === "number" || typeof id === "string" ? this.sent.get(id) : undefined;
@@ -204,6 +201,10 @@ class TracedTransport implements Transport {
         }
         this.finish(exchange, responseOutcome(exchange.method, message as never));
       }
+      handlers.message(message, info);
+      return;
+    }
+    if (this.recorders.idle()) {
       handlers.message(message, info);
       return;
     }
