@@ -27,6 +27,7 @@ export default defineConfig({
       { find: /^mcpkit\/auth$/, replacement: src("auth/index.ts") },
       { find: /^mcpkit\/auth\/node$/, replacement: src("auth-node/index.ts") },
       { find: /^mcpkit\/apps$/, replacement: src("apps/index.ts") },
+      { find: /^mcpkit\/otel$/, replacement: src("otel/index.ts") },
       { find: /^mcpkit\/gateway$/, replacement: src("gateway/index.ts") },
     ],
   },

@@ -5,9 +5,11 @@
  * number is the median over the rounds. See docs/performance.md.
  *
  * Env: BENCH_SCALE=smoke (tiny counts, for CI) or full (default); BENCH_ROUNDS=<n> overrides the round count;
- * BENCH_ONLY=inprocess,stdio,http,custom,memory,cold runs only the listed sections. `custom`: a custom request
+ * BENCH_ONLY=inprocess,stdio,http,custom,otel,memory,cold runs only the listed sections. `custom`: a custom request
  * method (`bench/add`) in-process and over HTTP 2026-07-28, mcpkit against the official v2 `setRequestHandler`,
- * with mcpkit's `tools/call` of the same sum measured in the same rounds for comparison.
+ * with mcpkit's `tools/call` of the same sum measured in the same rounds for comparison. `otel`: mcpkit's
+ * in-process `tools/call` with mcpkit/otel absent, installed with no provider, and with the SDK's providers
+ * (bench/otel.mjs), in the same rounds, with the cost per call of each against absent.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -29,10 +31,10 @@ import {
   startPeer,
 } from "./harness.mjs";
 import { LEGACY, MCPKIT_SCHEMA, MODERN } from "./servers.mjs";
-import { fmt, markdownTable, OFFICIAL_HEADER, officialCells } from "./table.mjs";
+import { fmt, markdownTable, OFFICIAL_HEADER, OTEL_HEADER, officialCells, otelCells } from "./table.mjs";
 
 const { name: scaleName, scale: S } = scaleFromEnv();
-const SECTIONS = ["inprocess", "stdio", "http", "custom", "memory", "cold"];
+const SECTIONS = ["inprocess", "stdio", "http", "custom", "otel", "memory", "cold"];
 /** BENCH_ONLY=<comma list of sections>: run only those (the others print n/a). */
 const only = new Set((process.env.BENCH_ONLY ?? SECTIONS.join(",")).split(",").map((s) => s.trim()));
 for (const name of only) if (!SECTIONS.includes(name)) throw new Error(`BENCH_ONLY: unknown section ${name}`);
@@ -119,6 +121,18 @@ if (only.has("custom")) {
   }
 }
 
+// mcpkit/otel: absent, installed with no provider, and a real provider, in the same rounds (bench/otel.mjs).
+const otelBench = only.has("otel") ? await import("./otel.mjs") : undefined;
+if (otelBench !== undefined) {
+  const { OTEL_SETUPS, otelSequential, otelShutdown } = otelBench;
+  results.otel = await rounds(
+    `mcpkit/otel in-process, ${S.inProcess} sequential calls`,
+    OTEL_SETUPS,
+    (setup) => otelSequential(setup, S.inProcess),
+  );
+  await otelShutdown();
+}
+
 results.memory = await (only.has("memory") ? rounds : skipped)(
   `memory, 2 x ${S.sessions} idle 2025-11-25 HTTP sessions`,
   ["mcpkit", "v1", "v2"],
@@ -196,6 +210,18 @@ for (const { label, custom, tool } of customVsTool) {
     `mcpkit custom method vs tools/call, ${label}, same rounds: ${fmt(custom, "/s")} vs ${fmt(tool, "/s")} (${(custom / tool).toFixed(2)}x)`,
   );
 }
+/** mcpkit/otel's rows, absent first: per setup its calls/s and CPU microseconds per call (medians). */
+const otel = Object.entries(results.otel ?? {}).map(([setup, measured]) => ({
+  key: setup,
+  name: otelBench.OTEL_NAMES[setup],
+  rate: measured.rate,
+  cpu: measured.cpu,
+}));
+if (otel.length > 0) {
+  console.log("");
+  console.log(`mcpkit/otel, in-process tools/call, same rounds (CPU: the process's CPU time per call):`);
+  console.log(markdownTable(OTEL_HEADER, otelCells(otel)));
+}
 const seconds = (performance.now() - started) / 1000;
 console.log(`done in ${seconds.toFixed(1)} s`);
 
@@ -216,6 +242,7 @@ if (record) {
     machine: { ...host, loadAverageStart, loadAverageEnd: machine().loadAverage },
     rows,
     customVsTool,
+    otel,
   };
   mkdirSync(new URL(".", file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(recorded, null, 2)}\n`);

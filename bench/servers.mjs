@@ -37,12 +37,16 @@ function customAdd({ defineRequest }) {
 const addTool = { name: "add", description: "Adds two numbers", inputSchema: ADD_SCHEMA };
 const addRaw = ({ a, b }) => ({ content: [{ type: "text", text: String(Number(a) + Number(b)) }] });
 
-/** The bench's mcpkit server on `server` (a build's `mcpkit/server` module): `add` and `bench/add`. */
-export function mcpkitServer(server) {
+/**
+ * The bench's mcpkit server on `server` (a build's `mcpkit/server` module): `add` and `bench/add`; `plugins` (the
+ * otel section's) are passed only when there are some.
+ */
+export function mcpkitServer(server, plugins = []) {
   const builder = new server.ServerBuilder({
     serverInfo: { name: "bench-mcpkit", version: "1.0.0" },
     validate: MCPKIT_SCHEMA !== "off",
     requests: { "bench/add": customAdd(server) },
+    ...(plugins.length > 0 ? { plugins } : {}),
   });
   if (MCPKIT_SCHEMA === "zod") {
     const inputSchema = z.object({ a: z.number(), b: z.number() });

@@ -62,3 +62,31 @@ export function markdownTable(header, cells) {
   const line = (row) => `| ${row.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
 }
+
+export const OTEL_HEADER = [
+  "mcpkit/otel setup",
+  "calls/s",
+  "/ absent",
+  "per call",
+  "CPU per call",
+  "cost per call vs absent (wall, CPU)",
+];
+
+const micros = (value) => `${value.toFixed(2)} µs`;
+const signed = (value) => `${value < 0 ? "-" : "+"}${micros(Math.abs(value))}`;
+
+/**
+ * The cells of the otel table: one line per row `{ name, rate, cpu }` (calls/s, CPU microseconds per call), the
+ * first row (tracing absent) the baseline of the ratios and costs.
+ */
+export function otelCells(rows) {
+  const base = rows[0];
+  return rows.map((row) => [
+    row.name,
+    fmt(row.rate, "/s"),
+    ratio(row.rate, base.rate),
+    micros(1e6 / row.rate),
+    micros(row.cpu),
+    row === base ? "" : `${signed(1e6 / row.rate - 1e6 / base.rate)}, ${signed(row.cpu - base.cpu)}`,
+  ]);
+}

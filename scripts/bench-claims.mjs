@@ -9,7 +9,16 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bestOfficial, fmt, markdownTable, OFFICIAL_HEADER, officialCells, ratio } from "../bench/table.mjs";
+import {
+  bestOfficial,
+  fmt,
+  markdownTable,
+  OFFICIAL_HEADER,
+  OTEL_HEADER,
+  officialCells,
+  otelCells,
+  ratio,
+} from "../bench/table.mjs";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const LATEST = "docs/bench/latest.json";
@@ -146,6 +155,11 @@ export function performanceText(run) {
         "  ",
       ),
     );
+  }
+  // Runs recorded before the otel section have no `otel` rows.
+  if (run.otel !== undefined && run.otel.length > 0) {
+    lines.push("", "mcpkit/otel, in-process `tools/call`, same rounds:", "");
+    lines.push(markdownTable(OTEL_HEADER, otelCells(run.otel)));
   }
   return lines.join("\n");
 }

@@ -21,6 +21,7 @@ const LIBRARY = [
   "auth/index",
   "auth-node/index",
   "apps/index",
+  "otel/index",
   "gateway/index",
 ];
 // The `mcpkit` command (bin): its `#!/usr/bin/env node` line is kept by esbuild; it shares the library's chunks.

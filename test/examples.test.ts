@@ -9,6 +9,7 @@ import { main as clientCallbacks } from "../examples/client-callbacks.js";
 import { main as expressServer } from "../examples/express-server.js";
 import { main as gateway } from "../examples/gateway.js";
 import { main as lowLevelHandler } from "../examples/low-level-handler.js";
+import { main as observability } from "../examples/observability.js";
 import { main } from "../examples/quickstart.js";
 import { main as skillsServer } from "../examples/skills-server.js";
 import { main as typedValibot } from "../examples/typed-tools-valibot.js";
@@ -18,6 +19,10 @@ import { repoRoot } from "./support/wire-schema.js";
 describe("examples", () => {
   it("runs the quickstart: the client prefers 2026-07-28, calls the tool and sees its progress", async () => {
     expect(await main()).toBe("2026-07-28: add -> 42 (progress: 1/2 adding, 2/2 done)");
+  });
+
+  it("runs the observability example: the app's span, the client's call under it, the server's under that", async () => {
+    expect(await observability()).toEqual(["CLIENT tools/call forecast", "  SERVER tools/call forecast"]);
   });
 
   it("runs the zod example: typed arguments and output, bad arguments answered with isError", async () => {

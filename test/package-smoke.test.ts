@@ -85,11 +85,23 @@ beforeAll(() => {
     JSON.stringify({ name: "mcpkit-smoke-app", version: "0.0.0", private: true, type: "module" }),
   );
   // Offline when the package has no runtime dependencies; a dependency comes from npm's cache when it can.
-  // mcpkit/redis needs its optional peer, the Redis client, as a user of that entry installs it.
-  const redisPeer = `redis@${(pkg as { peerDependencies?: { [name: string]: string } }).peerDependencies?.redis ?? "latest"}`;
+  // mcpkit/redis and mcpkit/otel need their optional peers (the Redis client, the OpenTelemetry API), as a
+  // user of those entries installs them.
+  const peers = (pkg as { peerDependencies?: { [name: string]: string } }).peerDependencies ?? {};
+  const redisPeer = `redis@${peers.redis ?? "latest"}`;
+  const otelPeer = `@opentelemetry/api@${peers["@opentelemetry/api"] ?? "latest"}`;
   run(
     npm,
-    ["install", tarball, redisPeer, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
+    [
+      "install",
+      tarball,
+      redisPeer,
+      otelPeer,
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+    ],
     app,
   );
   for (const [name, text] of Object.entries(APP_FILES)) writeFileSync(join(app, name), text);

@@ -24,6 +24,8 @@ const NODE_ONLY_LAYERS = new Set(["stdio", "node", "cli", "skills-node", "redis"
 
 /** The Redis client: a peer dependency of mcpkit/redis, imported by that layer only. */
 const REDIS_PEER = "redis";
+/** The OpenTelemetry API: a peer dependency of mcpkit/otel, imported by that layer only. */
+const OTEL_PEER = "@opentelemetry/api";
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
@@ -67,6 +69,7 @@ const ENTRIES = [
   "./auth/node",
   "./apps",
   "./gateway",
+  "./otel",
 ];
 
 /** Entries that run on Node only and may import its built-ins. */
@@ -100,19 +103,22 @@ function expectOnlyTheValidatorLoadedDynamically(file: string): void {
   );
   for (const spec of dynamic) {
     const target = relative(join(repoRoot, "dist"), resolve(dirname(file), spec));
-    // The command's `--login` loads mcpkit/auth (and oauth4webapi with it) on demand, like the validator.
+    // The command's `--login` loads mcpkit/auth (and oauth4webapi with it) on demand, like the validator; its
+    // `--trace` loads mcpkit/otel's recorder and client instrumentation (and @opentelemetry/api with them).
     const from = relative(repoRoot, file);
     const command =
       from === join("dist", "cli", "main.js") || /^dist\/chunks\/command-[A-Z0-9]+\.js$/.test(from);
     const login =
       from === join("dist", "cli", "main.js") &&
       (target === join("auth", "index.js") || target === join("auth-node", "index.js"));
+    const trace =
+      from === join("dist", "cli", "main.js") && /^chunks\/(recorder|client)-[A-Z0-9]+\.js$/.test(target);
     // `mcpkit inspect` loads its server on demand (the command- chunk), and that loads mcpkit/skills on first use.
     const inspect =
       (from === join("dist", "cli", "main.js") && /^chunks\/command-[A-Z0-9]+\.js$/.test(target)) ||
       (command && target === join("skills", "index.js"));
     expect(
-      login || inspect || /^chunks\/json-schema-[A-Z0-9]+\.js$/.test(target),
+      login || trace || inspect || /^chunks\/json-schema-[A-Z0-9]+\.js$/.test(target),
       `${relative(repoRoot, file)} loads ${spec}`,
     ).toBe(true);
   }
@@ -168,13 +174,33 @@ describe("package shape", () => {
       peerDependenciesMeta?: { [name: string]: { optional?: boolean } };
       devDependencies?: { [name: string]: string };
     };
-    expect(Object.keys(full.peerDependencies ?? {})).toEqual([REDIS_PEER]);
+    expect(Object.keys(full.peerDependencies ?? {}).sort()).toEqual([OTEL_PEER, REDIS_PEER].sort());
     expect(full.peerDependenciesMeta?.[REDIS_PEER]?.optional).toBe(true);
     expect(full.devDependencies?.[REDIS_PEER]).toBeDefined();
     const importers = sources
       .filter((file) => importsOf(file).includes(REDIS_PEER))
       .map((file) => relative(repoRoot, file).split("/").slice(0, 2).join("/"));
     expect(new Set(importers)).toEqual(new Set(["src/redis"]));
+  });
+
+  it("keeps the OpenTelemetry API a peer dependency of mcpkit/otel alone: optional, imported by src/otel only", () => {
+    const full = pkg as typeof pkg & {
+      peerDependencies?: { [name: string]: string };
+      peerDependenciesMeta?: { [name: string]: { optional?: boolean } };
+      devDependencies?: { [name: string]: string };
+    };
+    expect(full.peerDependencies?.[OTEL_PEER]).toBeDefined();
+    expect(full.peerDependenciesMeta?.[OTEL_PEER]?.optional).toBe(true);
+    expect(full.devDependencies?.[OTEL_PEER]).toBeDefined();
+    const importers = sources
+      .filter((file) => importsOf(file).some((spec) => spec.startsWith("@opentelemetry/")))
+      .map((file) => relative(repoRoot, file).split("/").slice(0, 2).join("/"));
+    expect(new Set(importers)).toEqual(new Set(["src/otel"]));
+    // Only the API: the SDK packages are the application's choice (devDependencies here, for the tests).
+    const specs = sources.flatMap((file) =>
+      importsOf(file).filter((spec) => spec.startsWith("@opentelemetry/")),
+    );
+    expect(new Set(specs)).toEqual(new Set([OTEL_PEER]));
   });
 
   it("lists every entry with types first and no wildcard", () => {
@@ -206,6 +232,7 @@ describe("package shape", () => {
       // Extensions built on the public API of the server and the client.
       skills: 2.5,
       apps: 2.5,
+      otel: 2.5,
       http: 3,
       stdio: 3,
       // mcpkit/auth: the OAuth client on the HTTP client transport's seam, the resource-server helpers on
@@ -227,6 +254,7 @@ describe("package shape", () => {
         if (!spec.startsWith(".")) {
           if (spec === RUNTIME_DEPENDENCY && relative(repoRoot, file) === DEPENDENCY_IMPORTER) continue;
           if (spec === REDIS_PEER && layer === "redis") continue;
+          if (spec === OTEL_PEER && layer === "otel") continue;
           if (spec === AUTH_DEPENDENCY && layer === "auth") continue;
           if (spec === SKILLS_DEPENDENCY && layer === "skills") continue;
           if (!(NODE_ONLY_LAYERS.has(layer) && spec.startsWith("node:"))) {
@@ -299,12 +327,16 @@ describe("package shape", () => {
           (NODE_ONLY_ENTRIES.has(entry) && spec.startsWith("node:")) ||
           (entry === "./validation" && spec === RUNTIME_DEPENDENCY) ||
           (entry === "./redis" && spec === REDIS_PEER) ||
+          (entry === "./otel" && spec === OTEL_PEER) ||
           (AUTH_ENTRIES.has(entry) && spec === AUTH_DEPENDENCY) ||
           (SKILLS_ENTRIES.has(entry) && spec === SKILLS_DEPENDENCY),
       );
       // Only mcpkit/redis reaches the Redis client and only mcpkit/auth(/node) the OAuth library; the core stays free of both.
       const reachesRedis = [...seen].some((file) => builtImportsOf(file).includes(REDIS_PEER));
       expect(reachesRedis, entry).toBe(entry === "./redis");
+      // Only mcpkit/otel reaches the OpenTelemetry API: without it installed, every other entry loads.
+      const reachesOtel = [...seen].some((file) => builtImportsOf(file).includes(OTEL_PEER));
+      expect(reachesOtel, entry).toBe(entry === "./otel");
       // Only mcpkit/validation reaches the dependency statically; the core entries never do.
       const reachesDependency = [...seen].some((file) => builtImportsOf(file).includes(RUNTIME_DEPENDENCY));
       expect(reachesDependency, entry).toBe(entry === "./validation");

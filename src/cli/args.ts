@@ -50,6 +50,8 @@ export interface CliArgs {
   allowHttp: boolean;
   /** `--login`: log in with OAuth when the HTTP server asks (401). */
   login: boolean;
+  /** `--trace`: print the span tree of the run, with durations, on stderr. */
+  trace: boolean;
   /** `--credentials FILE`: where `--login` keeps registrations and tokens (default: under the config dir). */
   credentials: string | undefined;
   /** `inspect --port`: the inspector's port on 127.0.0.1 (0: any free port). */
@@ -81,6 +83,7 @@ const OPTIONS = {
   verbose: { type: "boolean", short: "v" },
   "allow-http": { type: "boolean" },
   login: { type: "boolean" },
+  trace: { type: "boolean" },
   credentials: { type: "string" },
   port: { type: "string" },
   "no-open": { type: "boolean" },
@@ -190,6 +193,7 @@ function checked(target: Target, command: CommandName, operands: string[], value
     verbose: values.verbose === true,
     allowHttp: values["allow-http"] === true,
     login: values.login === true || values.credentials !== undefined,
+    trace: values.trace === true,
     credentials: values.credentials,
     port: portOf(command, values.port),
     open: values["no-open"] !== true,

@@ -8,6 +8,7 @@ import { type CliLogin, startCliLogin } from "./login.js";
 import { openSession, type Session } from "./session.js";
 import { safe } from "./table.js";
 import { type OpenedTarget, openTarget } from "./target.js";
+import { type CliTrace, startCliTrace } from "./trace.js";
 import { USAGE } from "./usage.js";
 import { VERSION } from "./version.js";
 
@@ -41,6 +42,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitSt
   let opened: OpenedTarget | undefined;
   let session: Session | undefined;
   let login: CliLogin | undefined;
+  let tracing: CliTrace | undefined;
   if (args.command === "inspect") {
     try {
       // Loaded only for `inspect`: the other commands never load the inspector's server.
@@ -56,9 +58,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitSt
     }
   }
   try {
+    if (args.trace) tracing = await startCliTrace();
     if (args.login) login = await startCliLogin(args, out);
     opened = openTarget(args, login?.provider);
-    session = await openSession(args, out, opened);
+    session = await openSession(args, out, opened, tracing?.wrap);
     const command = args.command === "call" ? call : args.command === "listen" ? listen : inspect;
     return await command(session, args, out);
   } catch (error) {
@@ -71,6 +74,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitSt
   } finally {
     await session?.close().catch(() => {});
     await login?.close().catch(() => {});
+    if (tracing !== undefined) io.stderr.write(tracing.render());
   }
 }
 

@@ -1,7 +1,7 @@
 import { Client, type ConnectionInfo, type ServerNotification } from "../client/index.js";
 import type { ElicitParams, ElicitResult, LoggingMessageParams } from "../protocol/types/index.js";
 import { TASKS_EXTENSION } from "../protocol/types/tasks.js";
-import type { TransportCloseReason } from "../transports/transport.js";
+import type { Transport, TransportCloseReason } from "../transports/transport.js";
 import type { CliArgs } from "./args.js";
 import { askForm } from "./elicit.js";
 import type { Output } from "./io.js";
@@ -36,7 +36,12 @@ export interface Session {
  * const session = await openSession(args, output, openTarget(args));
  * await session.client.close();
  */
-export async function openSession(args: CliArgs, output: Output, opened: OpenedTarget): Promise<Session> {
+export async function openSession(
+  args: CliArgs,
+  output: Output,
+  opened: OpenedTarget,
+  traced: (transport: Transport) => Transport = (transport) => transport,
+): Promise<Session> {
   const { io } = output;
   let closedWith!: (reason: TransportCloseReason) => void;
   const closed = new Promise<TransportCloseReason>((resolve) => {
@@ -51,7 +56,7 @@ export async function openSession(args: CliArgs, output: Output, opened: OpenedT
     },
   };
   const client = new Client({
-    transport: watchClose(opened.transport, (reason) => closedWith(reason)),
+    transport: traced(watchClose(opened.transport, (reason) => closedWith(reason))),
     clientInfo: { ...CLI_INFO },
     // Tasks: a long tool call shows its status and Ctrl-C cancels it (see call.ts).
     capabilities: { elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } },

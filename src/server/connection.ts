@@ -228,6 +228,15 @@ export class ServerConnection {
 
   private onNotification(notification: JsonRpcNotification, info: MessageInfo | undefined): void {
     const params = notification.params;
+    const received = this.runtime.config.hooks.received;
+    if (received !== undefined) {
+      const legacy = this.pinned === LEGACY_VERSION ? this.legacy : undefined;
+      if (legacy !== undefined) legacy.noteNotification(notification, info?.identity);
+      else {
+        const era = this.pinned ?? (hasModernMeta(notification) ? MODERN_VERSION : LEGACY_VERSION);
+        received(notification, { era, session: undefined, identity: info?.identity });
+      }
+    }
     if (notification.method === "notifications/cancelled" && isObject(params)) {
       const id = params.requestId;
       if (typeof id === "string" || typeof id === "number") {

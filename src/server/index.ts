@@ -87,6 +87,7 @@ export {
   type PluginClientRequest,
   type PluginData,
   type PluginHost,
+  type PluginIncoming,
   type PluginMethod,
   type PluginMethodCall,
   type PluginOutgoing,

@@ -50,6 +50,7 @@ export class Server {
         config.hooks.clientRequest === undefined
           ? Promise.resolve(request)
           : config.hooks.placeRequest(request, out),
+      load: () => ({ running: this.runtime.executor.running, queued: this.runtime.executor.queued }),
     };
     config.hooks.setup(host);
   }
@@ -138,6 +139,7 @@ export class Server {
    * transport's 2026-07-28 path). Returns false when no handler takes it. Never throws.
    */
   receiveNotification(notification: JsonRpcNotification, era: Era, identity?: unknown): boolean {
+    this.runtime.config.hooks.received?.(notification, { era, session: undefined, identity });
     return serveCustomNotification(this.runtime, era, notification, identity);
   }
 

@@ -20,6 +20,8 @@ const MAY_IMPORT: { readonly [layer: string]: readonly string[] } = {
   // Extensions, on the public API of the server and the client (their index only: test/package.test.ts).
   skills: ENGINE,
   apps: ENGINE,
+  // OpenTelemetry for both sides, on the server's plugin seam and the client's transport.
+  otel: ENGINE,
   http: ENGINE,
   stdio: ENGINE,
   // The OAuth client on the HTTP client transport's seam, the resource-server helpers on src/http's hook.
@@ -44,6 +46,7 @@ const MAY_IMPORT: { readonly [layer: string]: readonly string[] } = {
     "skills-node",
     "auth-node",
     "redis",
+    "otel",
     "gateway",
   ],
 };

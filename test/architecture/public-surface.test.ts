@@ -13,6 +13,7 @@ const EDGES = [
   "src/auth/",
   "src/skills-node/",
   "src/auth-node/",
+  "src/otel/",
   "src/gateway/",
 ];
 const ENGINES = ["src/server/", "src/client/"];

@@ -70,7 +70,7 @@ describe("the plugin seam", () => {
   it("resolves no hook that no plugin has: a server with only its features needs no call info", () => {
     const server = echoServer([]);
     const { hooks } = server.config;
-    expect(hooks.needsCall).toBe(false);
+    expect(hooks.needsCall()).toBe(false);
     expect({
       admit: hooks.admit,
       context: hooks.context,
@@ -78,6 +78,8 @@ describe("the plugin seam", () => {
       notification: hooks.notification,
       clientRequest: hooks.clientRequest,
       broadcast: hooks.broadcast,
+      received: hooks.received,
+      subscribed: hooks.subscribed,
       sessionOpened: hooks.sessionOpened,
       sessionClosed: hooks.sessionClosed,
       settles: hooks.settles({ content: [] }),
@@ -88,6 +90,8 @@ describe("the plugin seam", () => {
       notification: undefined,
       clientRequest: undefined,
       broadcast: undefined,
+      received: undefined,
+      subscribed: undefined,
       sessionOpened: undefined,
       sessionClosed: undefined,
       settles: false,
@@ -101,7 +105,7 @@ describe("the plugin seam", () => {
     const server = new ServerBuilder({ serverInfo }).buildDynamic({ families: ["tools"] });
     const { hooks } = server.config;
     expect(hooks.plugins.map((plugin) => plugin.name)).toEqual(["tasks", "dynamic"]);
-    expect(hooks.needsCall).toBe(false);
+    expect(hooks.needsCall()).toBe(false);
     expect(server.plugin("dynamic")).toMatchObject({ tools: server.tools });
     const changes: string[] = [];
     const client = await connectInProcess(

@@ -155,6 +155,7 @@ export function sourcePaths(root: string): { [name: string]: string[] } {
     "mcpkit/redis": src("redis/index.ts"),
     "mcpkit/auth/node": src("auth-node/index.ts"),
     "mcpkit/apps": src("apps/index.ts"),
+    "mcpkit/otel": src("otel/index.ts"),
     "mcpkit/gateway": src("gateway/index.ts"),
   };
 }

@@ -12,6 +12,7 @@ import { build } from "esbuild";
 const SOURCES = {
   "custom-server": "../fixtures/stdio-server/custom-server.ts",
   "fixture-server": "../fixtures/stdio-server/fixture-server.ts",
+  "otel-server": "../fixtures/stdio-server/otel-server.ts",
   "gateway-upstream": "../fixtures/stdio-server/gateway-upstream.ts",
   "python-peer-server": "../fixtures/stdio-server/python-peer-server.ts",
   "skills-server": "../fixtures/stdio-server/skills-server.ts",

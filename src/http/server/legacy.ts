@@ -309,6 +309,7 @@ function onNotification(
   notification: JsonRpcNotification,
   identity: unknown,
 ): void {
+  session.legacy.noteNotification(notification, identity);
   if (notification.method === "notifications/initialized") {
     endpoint.sessions.initialized(session);
   } else if (notification.method === "notifications/cancelled" && isObject(notification.params)) {

@@ -80,6 +80,16 @@ export interface PluginOutgoing {
   readonly session: PluginSession | undefined;
 }
 
+/** Where a notification the client sent stands (what the `received` hook learns besides the notification). */
+export interface PluginIncoming {
+  /** The era it came in: the connection's or session's, else what its `_meta` says. */
+  readonly era: Era;
+  /** The 2025-11-25 session it belongs to; `undefined` in 2026-07-28. */
+  readonly session: PluginSession | undefined;
+  /** The authenticated principal, as the transport set it. */
+  readonly identity: unknown;
+}
+
 /** A request the server sends to the client (sampling, elicitation, roots, a custom one), before it has an id. */
 export interface PluginClientRequest {
   /** Its JSON-RPC method (`sampling/createMessage`, `elicitation/create`, `roots/list`, a custom one). */
@@ -118,6 +128,11 @@ export interface PluginHost {
    * what the last of them sent on (`request` itself when no plugin has the hook).
    */
   placeRequest(request: PluginClientRequest, out: PluginOutgoing): Promise<PluginClientRequest>;
+  /**
+   * The handler executor's load now: calls running, and calls waiting for a slot (the admission queue). Cheap;
+   * for a gauge read when metrics are collected.
+   */
+  load(): { readonly running: number; readonly queued: number };
 }
 
 /**
@@ -165,6 +180,16 @@ export interface ServerPlugin {
   readonly stateStore?: RequestStateStore;
   /** Called once, when the server is created. */
   setup?(host: PluginHost): void;
+  /**
+   * True while the plugin has nothing to do for the requests that begin now (an instrumentation with nowhere to
+   * record). Asked as each request begins, so it must be cheap (a field or two read). When every plugin with
+   * request hooks (`admit`, `context`, `response`, `notification`, `clientRequest`, `subscribed`) says so, the
+   * request is served as on a server without them: no {@link PluginCall} is built, none of those hooks runs for
+   * it, its notifications pass as they are. Otherwise they all run, an idle plugin's included (which should then
+   * do nothing); its hooks outside a request (`received`, a 2025-11-25 session's own notifications and requests)
+   * run as usual.
+   */
+  idle?(): boolean;
   /** A request was admitted, before its handler waits for a slot: throw a `JsonRpcError` to refuse it. */
   admit?(call: PluginCall): void | Promise<void>;
   /**
@@ -201,6 +226,18 @@ export interface ServerPlugin {
     out: PluginOutgoing,
     send: PluginSendRequest,
   ): Promise<{ [key: string]: unknown } | undefined>;
+  /**
+   * A notification came from a client (`notifications/cancelled`, `notifications/initialized`, roots list changed,
+   * a custom one), in both eras, on every transport, before the server acts on it. For observing only (a span, a
+   * count): it cannot change or drop the notification. Must not throw.
+   */
+  received?(notification: JsonRpcNotification, from: PluginIncoming): void;
+  /**
+   * A 2026-07-28 `subscriptions/listen` opened (it was admitted, its filter chosen, its capacity found): `ended`
+   * resolves once, with how it ended (`complete`, `overflow`, `cancelled`). `call` is the listen's, as its other
+   * hooks got it. For observing (a gauge of open streams); must not throw.
+   */
+  subscribed?(call: PluginCall, ended: Promise<"complete" | "overflow" | "cancelled">): void;
   /** A broadcast went to this instance's subscribers (list changed, resource updated, custom). */
   broadcast?(message: Broadcast): Promise<void>;
   /** A 2025-11-25 session was initialized. */

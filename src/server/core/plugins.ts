@@ -9,6 +9,7 @@ import {
   type PluginClientRequest,
   type PluginData,
   type PluginHost,
+  type PluginIncoming,
   type PluginMethod,
   type PluginOutgoing,
   type PluginSendRequest,
@@ -38,13 +39,16 @@ export class PluginHooks {
     | undefined;
   readonly clientRequest: ClientRequestHook | undefined;
   readonly broadcast: ((message: Broadcast) => Promise<void>) | undefined;
+  readonly received: ((notification: JsonRpcNotification, from: PluginIncoming) => void) | undefined;
+  readonly subscribed:
+    | ((call: PluginCall, ended: Promise<"complete" | "overflow" | "cancelled">) => void)
+    | undefined;
   readonly sessionOpened: ((session: PluginSession) => void) | undefined;
   readonly sessionClosed: ((session: PluginSession) => void) | undefined;
-  /**
-   * True when a hook that runs on every request needs its {@link PluginCall} (admit, context, response, and
-   * notification and clientRequest, which name the request a message belongs to).
-   */
-  readonly needsCall: boolean;
+  /** True when a plugin that cannot be idle has a request hook (see {@link needsCall}). */
+  private readonly busy: boolean;
+  /** The plugins with request hooks that may say they are idle (`ServerPlugin.idle`). */
+  private readonly idlers: readonly ServerPlugin[];
   /** True when a plugin has a hook that sees what goes to the client (notification, clientRequest). */
   readonly outgoing: boolean;
   private readonly results: readonly NonNullable<ServerPlugin["result"]>[];
@@ -76,12 +80,32 @@ export class PluginHooks {
     );
     this.clientRequest = clientRequestChain(plugins);
     this.broadcast = chainVoid(plugins, "broadcast") as PluginHooks["broadcast"];
+    this.received = receivedChain(plugins);
+    const subscribed = plugins.flatMap((p) => (p.subscribed ? [p.subscribed.bind(p)] : []));
+    this.subscribed =
+      subscribed.length === 0
+        ? undefined
+        : (call, ended) => {
+            for (const fn of subscribed) fn(call, ended);
+          };
     this.sessionOpened = chainVoid(plugins, "sessionOpened") as PluginHooks["sessionOpened"];
     this.sessionClosed = chainVoid(plugins, "sessionClosed") as PluginHooks["sessionClosed"];
     this.results = plugins.flatMap((p) => (p.result ? [p.result.bind(p)] : []));
     this.outgoing = this.notification !== undefined || this.clientRequest !== undefined;
-    this.needsCall =
-      this.admit !== undefined || this.context !== undefined || this.response !== undefined || this.outgoing;
+    const requestHooks = plugins.filter(hasRequestHook);
+    this.idlers = requestHooks.filter((p) => typeof p.idle === "function");
+    this.busy = this.idlers.length < requestHooks.length;
+  }
+
+  /**
+   * True when a request beginning now needs its {@link PluginCall}: some plugin has a hook that runs on every
+   * request (admit, context, response, notification and clientRequest, which name the request a message belongs
+   * to, and subscribed), and is not idle. False: the request runs none of them.
+   */
+  needsCall(): boolean {
+    if (this.busy) return true;
+    for (const plugin of this.idlers) if (plugin.idle?.() !== true) return true;
+    return false;
   }
 
   /** The 2025-11-25 plugin method `method`, if a plugin serves one. */
@@ -149,6 +173,18 @@ export class PluginHooks {
   }
 }
 
+/** True when `plugin` has a hook that runs for each request (what {@link PluginHooks.needsCall} is about). */
+function hasRequestHook(plugin: ServerPlugin): boolean {
+  return (
+    plugin.admit !== undefined ||
+    plugin.context !== undefined ||
+    plugin.response !== undefined ||
+    plugin.notification !== undefined ||
+    plugin.clientRequest !== undefined ||
+    plugin.subscribed !== undefined
+  );
+}
+
 type VoidHook = "admit" | "broadcast" | "sessionOpened" | "sessionClosed";
 
 /** One function that runs a void hook of every plugin in order, awaiting each that returns a promise. */
@@ -179,6 +215,16 @@ function contextChain(plugins: readonly ServerPlugin[]): PluginHooks["context"] 
       data[name] = value;
     }
     return data;
+  };
+}
+
+/** Every plugin's `received` hook, in order; undefined when none has one. */
+function receivedChain(plugins: readonly ServerPlugin[]): PluginHooks["received"] {
+  const hooks = plugins.flatMap((p) => (p.received ? [p.received.bind(p)] : []));
+  if (hooks.length === 0) return undefined;
+  if (hooks.length === 1) return hooks[0];
+  return (notification, from) => {
+    for (const fn of hooks) fn(notification, from);
   };
 }
 

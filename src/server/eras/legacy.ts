@@ -116,6 +116,11 @@ export class LegacySession implements PluginSession {
     return this.clientRequests.receive(response);
   }
 
+  /** Tells the plugins' `received` hooks that the session's client sent `notification` (when some plugin has one). */
+  noteNotification(notification: JsonRpcNotification, identity: unknown): void {
+    this.runtime.config.hooks.received?.(notification, { era: LEGACY_VERSION, session: this, identity });
+  }
+
   /**
    * Hands a client notification to the server's custom handler of that method (once `initialize` succeeded);
    * false when none takes it.
@@ -149,7 +154,7 @@ export class LegacySession implements PluginSession {
     let response: JsonRpcResponse;
     try {
       const params = request.params ?? {};
-      if (hooks.needsCall) {
+      if (hooks.needsCall()) {
         call = this.call(request, env);
         if (hooks.admit !== undefined) await hooks.admit(call);
       }
@@ -249,7 +254,8 @@ export class LegacySession implements PluginSession {
     let call = admitted;
     let sink = env.notify ?? this.sink;
     let send = env.send ?? this.send;
-    if (hooks.notification !== undefined) {
+    // No call: no plugin with request hooks is awake for this request (see PluginHooks.needsCall).
+    if (call !== undefined && hooks.notification !== undefined) {
       const out: PluginOutgoing = { era: LEGACY_VERSION, call, session: this };
       sink = hooks.notifying(sink, out);
       send = this.hookedSend(send, out);

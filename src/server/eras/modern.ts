@@ -79,7 +79,7 @@ export async function serveModern(
     const meta = checkedMeta ?? checkModernRequest(request, config.custom);
     const params = request.params ?? {};
     const method = request.method;
-    if (hooks.needsCall) {
+    if (hooks.needsCall()) {
       call = modernCall(request, meta, env);
       if (hooks.admit !== undefined) await hooks.admit(call);
     }

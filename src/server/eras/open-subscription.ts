@@ -32,14 +32,14 @@ export async function openSubscription(
   const { config, executor, publisher } = runtime;
   const { hooks } = config;
   // A listen is a request like any other to the plugins that admit requests (a policy, a rate limit, a span).
-  const call = hooks.needsCall ? modernCall(request, meta, env) : undefined;
+  const call = hooks.needsCall() ? modernCall(request, meta, env) : undefined;
   if (call !== undefined && hooks.admit !== undefined) await hooks.admit(call);
   const channel =
     hooks.notification === undefined || call === undefined ? plain : notifyingChannel(plain, hooks, call);
   const notifications = parseFilter(request.params);
   const honourable = honouredFilter(notifications, config.capabilities);
   const hook = config.handler.subscriptionFilter;
-  if (hook === undefined) return publisher.subscribe(request.id, honourable, channel);
+  if (hook === undefined) return opened(hooks, call, publisher.subscribe(request.id, honourable, channel));
   publisher.checkCapacity();
   const chosen = await executor.run(
     (abort) =>
@@ -61,7 +61,13 @@ export async function openSubscription(
   // The client left while the hook ran: nothing may be sent to it, not even an acknowledgement. This error is
   // never sent either (a cancelled request gets no answer); it only ends the listen.
   if (env.signal?.aborted) throw new JsonRpcError(ErrorCode.InternalError, "Request cancelled");
-  return publisher.subscribe(request.id, honoured, channel);
+  return opened(hooks, call, publisher.subscribe(request.id, honoured, channel));
+}
+
+/** Tells the plugins' `subscribed` hooks (if any) that `subscription` opened for `call`. */
+function opened(hooks: PluginHooks, call: PluginCall | undefined, subscription: Subscription): Subscription {
+  if (call !== undefined && hooks.subscribed !== undefined) hooks.subscribed(call, subscription.ended);
+  return subscription;
 }
 
 /** `channel` with the plugins' `notification` hooks in front of its notifications (the acknowledgement too). */
