@@ -1,12 +1,21 @@
 /**
- * `npm run build && node scripts/otel-waterfall.mjs`: draws docs/observability-waterfall.svg, the waterfall of
- * one traced call through a cluster: an agent's span; its mcpkit client's `tools/call` (2026-07-28), which lands
- * on one instance (an HTTP server span there, beside the MCP server span that continues the client's; the
- * handler's own span inside) and comes back `input_required`; the agent answering the elicitation; the retry,
- * which the balancer sends to the other instance, where the sealed `requestState` is read (a shared key) and the
- * call completes. The HTTP span is the ambient context the MCP server span links to, as the conventions advise. Two instances share a memory cluster
- * behind a round-robin balancer; each side has its own in-memory exporter, so each row says where its span was
- * recorded. `traceCall()` and `waterfallSvg()` are what test/otel/waterfall.test.ts runs.
+ * `npm run build && node scripts/otel-waterfall.mjs [era]`: draws the waterfall of one traced call through a
+ * cluster, for each era (or the one named): docs/observability-waterfall.svg (2026-07-28) and
+ * docs/observability-waterfall-2025.svg (2025-11-25).
+ *
+ * - 2026-07-28: an agent's span; its mcpkit client's `tools/call`, which lands on one instance (an HTTP server
+ *   span there, beside the MCP server span that continues the client's; the handler's own span inside) and comes
+ *   back `input_required`; the agent answering the elicitation; the retry, which the balancer sends to the other
+ *   instance, where the sealed `requestState` is read (a shared key) and the call completes. The HTTP span is the
+ *   ambient context the MCP server span links to, as the conventions advise.
+ * - 2025-11-25: the session lives on the instance that took `initialize`; the balancer sends the `tools/call` to
+ *   the other one (its HTTP span there), which forwards it over the cluster's bus to the owner, where the MCP
+ *   server span continues the client's and the elicitation goes to the client as a real request; the client's
+ *   answer is POSTed in the session.
+ *
+ * Two instances share a memory cluster behind a round-robin balancer; each side has its own in-memory exporter,
+ * so each row says where its span was recorded. `traceCall()` and `waterfallSvg()` are what
+ * test/otel/waterfall.test.ts runs.
  */
 import { writeFileSync } from "node:fs";
 import { context, SpanKind } from "@opentelemetry/api";
@@ -23,6 +32,18 @@ import { otelClientTransport, otelServerPlugin } from "mcpkit/otel";
 import { inputRequired, memoryCluster, ServerBuilder } from "mcpkit/server";
 
 const KINDS = ["INTERNAL", "SERVER", "CLIENT", "PRODUCER", "CONSUMER"];
+export const ERAS = ["2026-07-28", "2025-11-25"];
+const FILES = {
+  "2026-07-28": "../docs/observability-waterfall.svg",
+  "2025-11-25": "../docs/observability-waterfall-2025.svg",
+};
+const TITLES = {
+  "2026-07-28":
+    "One tools/call through a cluster (2026-07-28): input_required on one instance, the retry served by the other",
+  "2025-11-25":
+    "One tools/call through a cluster (2025-11-25): taken by one instance, forwarded to the session's owner, which elicits",
+};
+let contextManager;
 
 function side(name) {
   const exporter = new InMemorySpanExporter();
@@ -30,9 +51,12 @@ function side(name) {
   return { name, exporter, provider };
 }
 
-/** Runs the scenario; resolves with every span, each with the side that recorded it (`where`). */
-export async function traceCall() {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+/** Runs the scenario in `era`; resolves with every span, each with the side that recorded it (`where`). */
+export async function traceCall(era = "2026-07-28") {
+  if (contextManager === undefined) {
+    contextManager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(contextManager);
+  }
   const propagator = new W3CTraceContextPropagator();
   const agent = side("agent");
   const instances = [side("instance a"), side("instance b")];
@@ -74,21 +98,34 @@ export async function traceCall() {
     await handler.clusterReady;
     handlers.push({ handler, tracer: instance.provider.getTracer("http") });
   }
-  // The balancer: round robin, each request under an HTTP server span of the instance that takes it.
+  // The balancer: round robin, each request under an HTTP server span of the instance that takes it, which
+  // ends with the response's body (an SSE answer streams on after its head).
   let next = 0;
   const fetch = async (url, init) => {
     const target = handlers[next++ % handlers.length];
-    return target.tracer.startActiveSpan(`POST /mcp`, { kind: SpanKind.SERVER }, async (span) => {
+    const name = `${init.method ?? "GET"} /mcp`;
+    return target.tracer.startActiveSpan(name, { kind: SpanKind.SERVER }, async (span) => {
+      let response;
       try {
-        return await target.handler(new Request(url, init));
-      } finally {
+        response = await target.handler(new Request(url, init));
+      } catch (error) {
         span.end();
+        throw error;
       }
+      if (response.body === null) {
+        span.end();
+        return response;
+      }
+      const { status, statusText, headers } = response;
+      return new Response(
+        untilEnd(response.body, () => span.end()),
+        { status, statusText, headers },
+      );
     });
   };
   const client = new Client({
     clientInfo: { name: "travel-agent", version: "1.0.0" },
-    protocolVersion: "2026-07-28",
+    protocolVersion: era,
     capabilities: { elicitation: {} },
     onElicitation: async () => {
       await agent.provider.getTracer("agent").startActiveSpan("ask the traveller", async (span) => {
@@ -119,10 +156,40 @@ export async function traceCall() {
   return all.filter(({ span }) => span.spanContext().traceId === root.span.spanContext().traceId);
 }
 
+/** `body`, calling `done` once when it ends, fails or is cancelled (the cancellation goes on to `body`). */
+function untilEnd(body, done) {
+  const reader = body.getReader();
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    done();
+  };
+  return new ReadableStream({
+    async pull(controller) {
+      let step;
+      try {
+        step = await reader.read();
+      } catch (error) {
+        end();
+        throw error;
+      }
+      if (step.done) {
+        end();
+        controller.close();
+      } else controller.enqueue(step.value);
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  });
+}
+
 const ns = ([s, n]) => s * 1e9 + n;
 
 /** The spans as a waterfall, depth first from the root: one row each (name, kind, where, bar, duration). */
-export function waterfallSvg(spans) {
+export function waterfallSvg(spans, era = "2026-07-28") {
   const byParent = new Map();
   for (const entry of spans) {
     const parent = entry.span.parentSpanContext?.spanId ?? "";
@@ -161,10 +228,10 @@ export function waterfallSvg(spans) {
   const height = 40 + rows.length * row + 16;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="ui-monospace, Menlo, monospace" font-size="12">`,
-    `<title>Waterfall of one traced tools/call across two instances of a cluster</title>`,
+    `<title>Waterfall of one traced tools/call across two instances of a cluster (${era})</title>`,
     `<style>text{fill:#222}.k{fill:#666}</style>`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<text x="8" y="22" font-weight="bold">One tools/call through a cluster (2026-07-28): input_required on one instance, the retry served by the other</text>`,
+    `<text x="8" y="22" font-weight="bold">${TITLES[era]}</text>`,
     ...lines,
     `</svg>`,
     "",
@@ -172,8 +239,15 @@ export function waterfallSvg(spans) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const spans = await traceCall();
-  const out = new URL("../docs/observability-waterfall.svg", import.meta.url);
-  writeFileSync(out, waterfallSvg(spans));
-  console.log(`wrote ${out.pathname}: ${spans.length} spans`);
+  const asked = process.argv[2];
+  if (asked !== undefined && !ERAS.includes(asked)) {
+    console.error(`usage: node scripts/otel-waterfall.mjs [${ERAS.join(" | ")}]`);
+    process.exit(2);
+  }
+  for (const era of asked === undefined ? ERAS : [asked]) {
+    const spans = await traceCall(era);
+    const out = new URL(FILES[era], import.meta.url);
+    writeFileSync(out, waterfallSvg(spans, era));
+    console.log(`wrote ${out.pathname}: ${spans.length} spans`);
+  }
 }

@@ -7,7 +7,10 @@
  */
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
+import { Client } from "../../src/client/client.js";
+import type { FetchLike } from "../../src/http/client/fetch.js";
 import { MAX_RESUMPTIONS } from "../../src/http/client/session.js";
+import { StreamableHttpClientTransport } from "../../src/http/client/transport.js";
 import { rejection, textOf } from "../support/interop-helpers.js";
 import { ManualClock } from "../support/manual-clock.js";
 import { until } from "../support/until.js";
@@ -160,6 +163,84 @@ describe("the session's GET stream", () => {
       code: "TRANSPORT",
       reason: "network",
     });
+  });
+});
+
+/**
+ * A fetch that drops the signal it is given (as a proxy or an in-process fetch may): aborting it changes
+ * nothing, the response's body included. `pulls` counts the reads of GET bodies, and `holdGet` keeps every GET
+ * waiting for its head forever.
+ */
+function deafFetch(holdGet = false) {
+  const state = { pulls: 0, gets: 0 };
+  const deaf: FetchLike = async (url, init) => {
+    const { signal: _dropped, ...rest } = init;
+    if (init.method === "GET") {
+      state.gets++;
+      if (holdGet) return new Promise<Response>(() => {});
+    }
+    const response = await fetch(url, rest);
+    if (init.method !== "GET" || response.body === null) return response;
+    const reader = response.body.getReader();
+    // Pulled only when the client reads: a second pull means it read the first chunk and waits for more.
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          state.pulls++;
+          const step = await reader.read();
+          if (step.done) controller.close();
+          else controller.enqueue(step.value);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      },
+      { highWaterMark: 0 },
+    );
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+  return { fetch: deaf, state };
+}
+
+describe("close() on a fetch that ignores its signal", () => {
+  function deafClient(url: string, fetch: FetchLike) {
+    const client = new Client({
+      transport: new StreamableHttpClientTransport({ url, fetch }),
+      clientInfo: { name: "deaf", version: "1.0.0" },
+      protocolVersion: LEGACY,
+    });
+    cleanup(() => client.close());
+    return client;
+  }
+
+  it("ends the GET stream the client is reading (the body is cancelled), then DELETEs the session", async () => {
+    let getClosed = false;
+    const { peer } = await sessionPeer({
+      onGet: (_req, res) => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(": open\n\n");
+        res.on("close", () => {
+          getClosed = true;
+        });
+      },
+    });
+    const deaf = deafFetch();
+    const client = deafClient(peer.url, deaf.fetch);
+    await client.connect();
+    await until(() => deaf.state.pulls >= 2);
+    const closed = client.close();
+    await until(() => getClosed);
+    await closed;
+    expect(peer.received.at(-1)).toMatchObject({ method: "DELETE", headers: { "mcp-session-id": "s1" } });
+  });
+
+  it("ends a GET still waiting for its head, then DELETEs the session", async () => {
+    const { peer } = await sessionPeer();
+    const deaf = deafFetch(true);
+    const client = deafClient(peer.url, deaf.fetch);
+    await client.connect();
+    await until(() => deaf.state.gets === 1);
+    const closed = client.close();
+    await until(() => peer.received.some((r) => r.method === "DELETE"));
+    await closed;
   });
 });
 

@@ -263,6 +263,59 @@ describe("the GET stream", () => {
     expect(status).toBe(200);
   });
 
+  it("ends the GET stream when its Request's signal aborts (a fetch-style host's disconnect)", async () => {
+    // Hosts that call the handler with a Web Request (app.fetch, an in-process fetch, a balancer in front of
+    // instances) may tell that the client left only through request.signal, not by cancelling the body.
+    const clock = new ManualClock();
+    const handler = createHttpHandler(fixtureServer(), {
+      clock,
+      keepAliveMs: 0,
+      sessions: { idleTimeoutMs: 1_000 },
+    });
+    const url = "http://127.0.0.1/mcp";
+    const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const init = await handler(
+      new Request(url, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+        }),
+      }),
+    );
+    const session = {
+      "mcp-session-id": init.headers.get("mcp-session-id") ?? "",
+      "mcp-protocol-version": LEGACY,
+    };
+    const initialized = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await handler(new Request(url, { method: "POST", headers: { ...json, ...session }, body: initialized }));
+    const get = (signal?: AbortSignal) =>
+      handler(
+        new Request(url, {
+          method: "GET",
+          headers: { accept: "text/event-stream", ...session },
+          ...(signal ? { signal } : {}),
+        }),
+      );
+    const gone = new AbortController();
+    const stream = await get(gone.signal);
+    expect(stream.status).toBe(200);
+    const reader = stream.body?.getReader();
+    expect(new TextDecoder().decode((await reader?.read())?.value)).toBe(": stream open\n\n");
+    expect((await get()).status).toBe(409);
+    gone.abort();
+    // A new stream may open, the old one has ended, and the session left alone expires when idle.
+    const again = await get();
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+    expect((await reader?.read())?.done).toBe(true);
+    clock.advance(1_000);
+    expect(handler.sessionCount).toBe(0);
+  });
+
   it("sends request-scoped progress and logs on the POST's stream, not on the GET stream", async () => {
     const { peer } = await endpoint();
     const p = peer();

@@ -8,32 +8,66 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 /**
  * The {@link HttpClient} on a `fetch`: redirects are not followed (`redirect: "manual"`), aborting an exchange
  * aborts the fetch and cancels its body. Whatever content decoding the platform does happens before the
- * transport sees the bytes.
+ * transport sees the bytes. The abort holds even on a fetch that ignores its signal (a proxy's, an in-process
+ * one): a head still awaited rejects, and a body being read is cancelled, so no timeout and no `close()` waits
+ * on it.
  */
 export function fetchHttpClient(fetchImpl: FetchLike): HttpClient {
   return {
     request(request: HttpClientRequest): HttpClientExchange {
-      const controller = new AbortController();
       const init: RequestInit = {
         method: request.method,
         headers: request.headers,
         redirect: "manual",
-        signal: controller.signal,
       };
       if (request.body !== undefined) init.body = request.body;
-      let response: Promise<HttpClientResponse>;
-      try {
-        response = fetchImpl(request.url.href, init).then((answer) => new FetchResponse(answer));
-      } catch (error) {
-        response = Promise.reject(error);
-      }
-      return { response, abort: (reason) => controller.abort(reason) };
+      return new FetchExchange(fetchImpl, request.url.href, init);
     },
   };
 }
 
+/** One fetch in flight: its head, then its body, both ended by `abort()` whatever the fetch does with it. */
+class FetchExchange implements HttpClientExchange {
+  readonly response: Promise<HttpClientResponse>;
+  private readonly controller = new AbortController();
+  private answer: FetchResponse | undefined;
+  private reject: ((reason: unknown) => void) | undefined;
+
+  constructor(fetchImpl: FetchLike, url: string, init: RequestInit) {
+    const signal = this.controller.signal;
+    init.signal = signal;
+    this.response = new Promise((resolve, reject) => {
+      this.reject = reject;
+      try {
+        fetchImpl(url, init).then((answer) => {
+          this.reject = undefined;
+          if (signal.aborted) {
+            // Aborted while the head was coming, on a fetch that answered all the same.
+            void answer.body?.cancel(signal.reason).catch(() => {});
+            reject(signal.reason);
+            return;
+          }
+          this.answer = new FetchResponse(answer);
+          resolve(this.answer);
+        }, reject);
+      } catch (error) {
+        reject(error);
+      }
+    });
+  }
+
+  abort(reason: unknown): void {
+    this.controller.abort(reason);
+    const reject = this.reject;
+    this.reject = undefined;
+    reject?.(reason);
+    this.answer?.cancel(reason);
+  }
+}
+
 class FetchResponse implements HttpClientResponse {
   readonly status: number;
+  private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 
   constructor(private readonly response: Response) {
     this.status = response.type === "opaqueredirect" ? 0 : response.status;
@@ -47,6 +81,7 @@ class FetchResponse implements HttpClientResponse {
     const body = this.response.body;
     if (body === null) return;
     const reader = body.getReader();
+    this.reader = reader;
     try {
       for (;;) {
         const step = await reader.read();
@@ -64,6 +99,12 @@ class FetchResponse implements HttpClientResponse {
 
   discard(): void {
     void this.response.body?.cancel().catch(() => {});
+  }
+
+  /** The exchange was aborted: a pending read ends (the transport then fails it with the abort's reason). */
+  cancel(reason: unknown): void {
+    const pending = this.reader ?? this.response.body;
+    void pending?.cancel(reason).catch(() => {});
   }
 }
 

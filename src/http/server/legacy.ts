@@ -141,18 +141,26 @@ export async function legacyGet(endpoint: Endpoint, request: RequestView): Promi
     return jsonResponse(409, JSON.stringify(body));
   }
   const { config, sessions } = endpoint;
+  const ended = () => {
+    if (session.stream === stream) session.stream = undefined;
+    sessions.leave(session);
+  };
   const stream: SseStream = new SseStream({
     keepAliveMs: config.keepAliveMs,
     clock: config.clock,
     // Nothing may be sent for long: the head goes out with these bytes on every server.
     prime: true,
-    onCancel: () => {
-      if (session.stream === stream) session.stream = undefined;
-      sessions.leave(session);
-    },
+    onCancel: ended,
   });
   session.stream = stream;
   sessions.enter(session);
+  // A fetch-style host may tell that the client left only through the Request's signal, never cancelling the
+  // body: the stream ends then too, or it would keep the session busy (never idle) and refuse a new GET (409).
+  request.onGone(() => {
+    if (stream.isClosed) return;
+    stream.close();
+    ended();
+  });
   return { status: 200, headers: { ...SSE_HEADERS }, body: stream.body };
 }
 
