@@ -173,6 +173,11 @@ class OtelServerPlugin implements ServerPlugin {
     return result;
   }
 
+  private queuedAbort(call: PluginCall): McpkitError | undefined {
+    const reason = call.signal?.aborted === true ? call.signal.reason : undefined;
+    return reason instanceof McpkitError ? reason : undefined;
+  }
+
   private abortOf(span: Span, ctx: RequestContext): void {
     if (ctx.signal.aborted && ctx.signal.reason instanceof McpkitError)
       this.aborted.set(span, ctx.signal.reason);
@@ -216,7 +221,8 @@ class OtelServerPlugin implements ServerPlugin {
     if (served === undefined) return undefined;
     this.served.delete(call);
     const { span } = served;
-    const abort = this.aborted.get(span);
+    // A call cancelled while it waited for a slot: its handler never ran to mark it.
+    const abort = this.aborted.get(span) ?? ("error" in response ? this.queuedAbort(call) : undefined);
     let outcome = responseOutcome(call.method, response as unknown as { [key: string]: unknown });
     if (abort !== undefined) {
       this.aborted.delete(span);

@@ -4,7 +4,7 @@ import { JsonRpcError } from "../../src/jsonrpc/errors.js";
 import { DURATION_BUCKETS, otelLogger, otelServerPlugin } from "../../src/otel/index.js";
 import { recording } from "../../src/otel/metrics.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
-import type { Server, ServerPlugin } from "../../src/server/index.js";
+import type { PluginHost, Server, ServerPlugin } from "../../src/server/index.js";
 import { connectInProcess } from "../support/in-process-client.js";
 import { histogram, otelHarness, parentOf } from "./harness.js";
 import { tracedBuilder } from "./traced-server.js";
@@ -159,6 +159,40 @@ describe("otelServerPlugin", () => {
       expect(span?.attributes["error.type"]).toBe("cancelled");
       expect(span?.attributes["rpc.response.status_code"]).toBeUndefined();
       expect(span?.events.map((e) => e.name)).toEqual(["mcp.cancelled"]);
+    });
+  }
+
+  for (const era of ERAS) {
+    it(`records a call cancelled while queued for a handler slot as cancelled, not -32603 (${era})`, async () => {
+      const otel = otelHarness();
+      const plugin = otelServerPlugin({
+        tracerProvider: otel.tracerProvider,
+        meterProvider: otel.meterProvider,
+      });
+      let host: PluginHost | undefined;
+      const watcher: ServerPlugin = { name: "test/load", setup: (h) => (host = h) };
+      const server = tracedBuilder(plugin, [watcher], undefined, { maxConcurrentHandlers: 1 }).build();
+      const client = await connectInProcess(server, { protocolVersion: era }, track);
+      const first = new AbortController();
+      const running = client.callTool("wait", {}, { signal: first.signal });
+      running.catch(() => undefined);
+      await expect.poll(() => host?.load().running).toBe(1);
+      const second = new AbortController();
+      const queued = client.callTool("echo", {}, { signal: second.signal });
+      await expect.poll(() => host?.load().queued).toBe(1);
+      second.abort();
+      await expect(queued).rejects.toBeDefined();
+      await expect.poll(() => otel.named("tools/call echo").length).toBe(1);
+      const [span] = otel.named("tools/call echo");
+      expect(span?.attributes["error.type"]).toBe("cancelled");
+      expect(span?.attributes["rpc.response.status_code"]).toBeUndefined();
+      expect(span?.events.map((e) => e.name)).toEqual(["mcp.cancelled"]);
+      const points = histogram(await otel.metrics(), "mcp.server.operation.duration").dataPoints;
+      expect(points.find((p) => p.attributes["gen_ai.tool.name"] === "echo")?.attributes["error.type"]).toBe(
+        "cancelled",
+      );
+      first.abort();
+      await expect(running).rejects.toBeDefined();
     });
   }
 

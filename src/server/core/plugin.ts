@@ -31,6 +31,11 @@ export interface PluginCall {
   readonly clientCapabilities: ClientCapabilities;
   /** The 2025-11-25 session the request belongs to; `undefined` in 2026-07-28. */
   readonly session: PluginSession | undefined;
+  /**
+   * Fires when the client cancels the request or goes away (also while it waits for a handler slot);
+   * `undefined` when its transport gives none.
+   */
+  readonly signal?: AbortLike | undefined;
 }
 
 /** A 2025-11-25 session, as plugins see it. */

@@ -237,6 +237,7 @@ export class LegacySession implements PluginSession {
       identity: env.identity,
       clientCapabilities: this.clientCapabilities,
       session: this,
+      signal: env.signal,
     };
   }
 

@@ -158,7 +158,7 @@ function modernRound(method: string, params: Result, env: ModernRequestEnv): Mod
 export function modernCall(
   request: JsonRpcRequest,
   meta: RequestMeta,
-  env: Pick<ModernRequestEnv, "identity">,
+  env: Pick<ModernRequestEnv, "identity" | "signal">,
 ): PluginCall {
   return {
     era: MODERN_VERSION,
@@ -168,6 +168,7 @@ export function modernCall(
     identity: env.identity,
     clientCapabilities: meta.clientCapabilities,
     session: undefined,
+    signal: env.signal,
   };
 }
 
