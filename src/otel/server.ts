@@ -10,6 +10,7 @@ import {
 import { McpkitError } from "../jsonrpc/errors.js";
 import type { JsonRpcNotification } from "../jsonrpc/message.js";
 import type {
+  CustomRequestHandler,
   PluginCall,
   PluginClientRequest,
   PluginHost,
@@ -133,28 +134,41 @@ class OtelServerPlugin implements ServerPlugin {
     for (const name of HANDLER_CALLBACKS) {
       const callback = base[name] as ((request: unknown, ctx: RequestContext) => unknown) | undefined;
       if (typeof callback !== "function") continue;
-      wrapped[name] = (request: unknown, ctx: RequestContext) => {
-        const span = ctx.pluginData[OTEL_PLUGIN] as Span | undefined;
-        // Nothing records (no provider): the handler runs as it would without the plugin.
-        if (span === undefined || !span.isRecording()) return callback.call(base, request, ctx);
-        // Under the context extracted from `_meta` (its baggage included), not only the span.
-        const parent = this.parents.get(span) ?? context.active();
-        return context.with(trace.setSpan(parent, span), () => {
-          // What the handler throws is remembered with its span, for otelLogger's "request handler failed".
-          try {
-            const answer = callback.call(base, request, ctx);
-            if (!isThenable(answer)) return answer;
-            return answer.then(
-              (result: unknown) => this.answered(result, span, ctx),
-              (error: unknown) => this.failed(error, span, ctx),
-            );
-          } catch (error) {
-            return this.failed(error, span, ctx);
-          }
-        });
-      };
+      wrapped[name] = this.inSpan(callback, base);
     }
     return wrapped as ServerHandler;
+  }
+
+  /** Custom request methods (the server's, its extensions', the plugins') run inside their span too. */
+  customRequest(handler: CustomRequestHandler<never>): CustomRequestHandler<never> {
+    return this.inSpan(handler, undefined) as CustomRequestHandler<never>;
+  }
+
+  /** `callback`, run inside the context of its request's span (`ctx.pluginData.otel`) when that records. */
+  private inSpan<R>(
+    callback: (request: R, ctx: RequestContext) => unknown,
+    self: unknown,
+  ): (request: R, ctx: RequestContext) => unknown {
+    return (request, ctx) => {
+      const span = ctx.pluginData[OTEL_PLUGIN] as Span | undefined;
+      // Nothing records (no provider): the handler runs as it would without the plugin.
+      if (span === undefined || !span.isRecording()) return callback.call(self, request, ctx);
+      // Under the context extracted from `_meta` (its baggage included), not only the span.
+      const parent = this.parents.get(span) ?? context.active();
+      return context.with(trace.setSpan(parent, span), () => {
+        // What the handler throws is remembered with its span, for otelLogger's "request handler failed".
+        try {
+          const answer = callback.call(self, request, ctx);
+          if (!isThenable(answer)) return answer;
+          return answer.then(
+            (result: unknown) => this.answered(result, span, ctx),
+            (error: unknown) => this.failed(error, span, ctx),
+          );
+        } catch (error) {
+          return this.failed(error, span, ctx);
+        }
+      });
+    };
   }
 
   /**

@@ -1,4 +1,12 @@
-import { createNoopMeter, metrics, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  createNoopMeter,
+  metrics,
+  propagation,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { JsonRpcError } from "../../src/jsonrpc/errors.js";
 import { DURATION_BUCKETS, otelLogger, otelServerPlugin } from "../../src/otel/index.js";
@@ -193,6 +201,28 @@ describe("otelServerPlugin", () => {
       );
       first.abort();
       await expect(running).rejects.toBeDefined();
+    });
+  }
+
+  for (const era of ERAS) {
+    it(`runs a custom request method inside its span's context, as a tool's handler (${era})`, async () => {
+      const otel = otelHarness();
+      const plugin = otelServerPlugin({
+        tracerProvider: otel.tracerProvider,
+        meterProvider: otel.meterProvider,
+      });
+      const server = tracedBuilder(plugin)
+        .request("acme/work", async (_params, ctx) => {
+          await Promise.resolve();
+          const own = (ctx.pluginData.otel as Span | undefined)?.spanContext().spanId;
+          return { own, active: trace.getActiveSpan()?.spanContext().spanId ?? "none" };
+        })
+        .build();
+      const client = await connectInProcess(server, { protocolVersion: era }, track);
+      const result = await client.request("acme/work", { _meta: { traceparent } });
+      const [span] = otel.named("acme/work");
+      expect(span?.spanContext().traceId).toBe(TRACE_ID);
+      expect(result).toMatchObject({ own: span?.spanContext().spanId, active: span?.spanContext().spanId });
     });
   }
 

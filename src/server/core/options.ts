@@ -5,7 +5,7 @@ import { isObject } from "../../jsonrpc/message.js";
 import type { ExtensionMap, ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { CacheHints, Implementation, JsonObject } from "../../protocol/types/common.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../../protocol/versions.js";
-import type { NotificationEntry, RequestEntry } from "../custom/custom.js";
+import type { CustomRequestHandler, NotificationEntry, RequestEntry } from "../custom/custom.js";
 import type { Extension } from "../custom/extension.js";
 import { withExtensionResources } from "../custom/extension-resources.js";
 import {
@@ -274,6 +274,9 @@ export function buildServerConfig(
       ? options
       : mergeCustomSurface(options, { requests: {}, notifications: {}, extensions: pluginExtensions }),
   );
+  for (const plugin of hooks.plugins) {
+    if (plugin.customRequest !== undefined) surface.methods.wrapRequests(customWrap(plugin));
+  }
   // Extensions that serve resources of their own (skills) are merged into the handler: listed, read first.
   const own =
     surface.claims.length === 0 ? options.handler : withExtensionResources(options.handler, surface.claims);
@@ -318,6 +321,19 @@ function byEra(all: ServerCapabilities, surface: CustomSurface): { [era in Era]:
     out[era] = deepFreeze(Object.keys(advertised).length === 0 ? rest : { ...rest, extensions: advertised });
   }
   return out;
+}
+
+/** A plugin's `customRequest` hook, checked to return a function. */
+function customWrap(
+  plugin: ServerPlugin,
+): (handler: CustomRequestHandler<never>, method: string) => CustomRequestHandler<never> {
+  return (handler, method) => {
+    const wrapped = plugin.customRequest?.(handler, method);
+    if (typeof wrapped !== "function") {
+      throw invalid("plugins", `"${plugin.name}" customRequest() must return a handler function`);
+    }
+    return wrapped;
+  };
 }
 
 /** The handler a plugin wraps `base` into (`base` without a `handler` hook). */

@@ -3,6 +3,7 @@ import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../..
 import type { ClientCapabilities, ServerCapabilities } from "../../protocol/types/capabilities.js";
 import type { InputRequests, InputResponses } from "../../protocol/types/input.js";
 import type { Era } from "../../protocol/versions.js";
+import type { CustomRequestHandler } from "../custom/custom.js";
 import type { Extension } from "../custom/extension.js";
 import type { RequestStateStore } from "../state/store.js";
 import type { RequestContext } from "./context.js";
@@ -181,6 +182,15 @@ export interface ServerPlugin {
    * server advertises.
    */
   handler?(base: ServerHandler): ServerHandler;
+  /**
+   * Wraps each custom request handler once, when the server is created (the server's own `requests`, its
+   * extensions' and the plugins'), as {@link handler} wraps the core methods': returns the handler to serve
+   * `method` with, in both eras.
+   *
+   * @example
+   * customRequest: (handler, method) => (params, ctx) => timed(method, () => handler(params, ctx)),
+   */
+  customRequest?(handler: CustomRequestHandler<never>, method: string): CustomRequestHandler<never>;
   /** The store of single-use `requestState`s it provides when `singleUseState` is `true` (a cluster's). */
   readonly stateStore?: RequestStateStore;
   /** Called once, when the server is created. */

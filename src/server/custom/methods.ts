@@ -2,7 +2,13 @@ import { McpkitError } from "../../jsonrpc/errors.js";
 import { isObject } from "../../jsonrpc/message.js";
 import { type ExtensionMap, isExtensionId } from "../../protocol/types/capabilities.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../../protocol/versions.js";
-import type { CustomNotification, CustomRequest, NotificationEntry, RequestEntry } from "./custom.js";
+import type {
+  CustomNotification,
+  CustomRequest,
+  CustomRequestHandler,
+  NotificationEntry,
+  RequestEntry,
+} from "./custom.js";
 import {
   defineExtension,
   type Extension,
@@ -55,6 +61,17 @@ export class CustomMethods {
   /** True when `era` has any custom notification handler (transports skip the lookup otherwise). */
   hasNotifications(era: Era): boolean {
     return this.notifications[era].size > 0;
+  }
+
+  /** @internal Replaces every request handler by what `wrap` makes of it (a plugin's `customRequest`). */
+  wrapRequests(
+    wrap: (handler: CustomRequestHandler<never>, method: string) => CustomRequestHandler<never>,
+  ): void {
+    for (const table of Object.values(this.requests)) {
+      for (const [method, entry] of table) {
+        table.set(method, Object.freeze({ ...entry, handler: wrap(entry.handler, method) }));
+      }
+    }
   }
 
   /** @internal */
