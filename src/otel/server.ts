@@ -8,7 +8,8 @@ import {
   trace,
 } from "@opentelemetry/api";
 import { McpkitError } from "../jsonrpc/errors.js";
-import type { JsonRpcNotification } from "../jsonrpc/message.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/message.js";
+import { MODERN_VERSION } from "../protocol/versions.js";
 import type {
   CustomRequestHandler,
   PluginCall,
@@ -224,6 +225,36 @@ class OtelServerPlugin implements ServerPlugin {
     this.served.set(call, { span, parent, start: this.instruments.on ? now() : undefined, base });
     // A listen has no response to end its span: it covers the opening, and the stream's events are its children.
     if (call.method === "subscriptions/listen") span.end();
+  }
+
+  /**
+   * A 2026 request refused before `admit` (unknown method, bad `_meta`, unsupported version): a SERVER span of no
+   * length with its error, and the refused count by its code.
+   */
+  refused(response: JsonRpcResponse, request: JsonRpcRequest): void {
+    if (this.recorders.idle() || !("error" in response)) return;
+    const params = request.params ?? {};
+    const ambient = context.active();
+    const meta = metaOf(params);
+    const parent = meta === undefined ? ambient : this.o.propagator.extract(ambient, meta, META_GETTER);
+    const span = this.o.tracer.startSpan(spanName(request.method, params), { kind: SpanKind.SERVER }, parent);
+    const outcome = responseOutcome(request.method, response as unknown as { [key: string]: unknown });
+    if (span.isRecording()) {
+      span.setAttributes(this.baseOf(request.method, params, MODERN_VERSION));
+      if (this.o.common !== undefined) span.setAttributes(this.o.common);
+      const id = requestIdAttribute(request.id);
+      if (id !== undefined) span.setAttribute(ATTR.requestId, id);
+      if (outcome !== undefined) recordOutcome(span, outcome);
+    }
+    span.end();
+    const code = String(response.error.code);
+    const { reason } = (response.error.data ?? {}) as { reason?: unknown };
+    this.instruments.refused.add(1, {
+      "mcpkit.refusal.reason": typeof reason === "string" ? reason : code,
+      [ATTR.methodName]: request.method,
+      [ATTR.errorType]: code,
+      ...this.o.common,
+    });
   }
 
   context(call: PluginCall): unknown {

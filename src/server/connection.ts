@@ -17,7 +17,7 @@ import type { ServerRuntime } from "./core/runtime.js";
 import type { Subscription, SubscriptionChannel } from "./core/subscription.js";
 import { serveCustomNotification } from "./custom/dispatch.js";
 import { LegacySession } from "./eras/legacy.js";
-import { checkModernRequest, hasModernMeta, modernCall, serveModern } from "./eras/modern.js";
+import { checkModernRequest, hasModernMeta, modernCall, refuseModern, serveModern } from "./eras/modern.js";
 import { openSubscription } from "./eras/open-subscription.js";
 
 const SENT: Promise<void> = Promise.resolve();
@@ -187,7 +187,7 @@ export class ServerConnection {
     try {
       meta = checkModernRequest(request, this.runtime.config.custom);
     } catch (error) {
-      return Promise.resolve(errorResponse(request.id, error, MODERN_VERSION, this.runtime.config.logger));
+      return Promise.resolve(refuseModern(this.runtime, request, error));
     }
     this.pinned = MODERN_VERSION;
     if (request.method === "subscriptions/listen") return this.listen(request, identity, signal, meta);

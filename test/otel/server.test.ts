@@ -338,6 +338,38 @@ describe("otelServerPlugin", () => {
     ]);
   });
 
+  it("records a 2026 request refused before the admit hook (unknown method): a span and the refused count", async () => {
+    const otel = otelHarness();
+    const plugin = otelServerPlugin({
+      tracerProvider: otel.tracerProvider,
+      meterProvider: otel.meterProvider,
+    });
+    const client = await connectInProcess(tracedServer(plugin), { protocolVersion: MODERN_VERSION }, track);
+    await expect(client.request("acme/none", { _meta: { traceparent } })).rejects.toMatchObject({
+      code: -32601,
+    });
+    const [span] = otel.named("acme/none");
+    expect(span?.kind).toBe(SpanKind.SERVER);
+    expect(span?.spanContext().traceId).toBe(TRACE_ID);
+    expect(span?.attributes).toMatchObject({
+      "mcp.method.name": "acme/none",
+      "mcp.protocol.version": MODERN_VERSION,
+      "error.type": "-32601",
+      "rpc.response.status_code": "-32601",
+    });
+    const refused = (await otel.metrics()).get("mcpkit.server.request.refused");
+    expect(refused?.dataPoints).toEqual([
+      expect.objectContaining({
+        value: 1,
+        attributes: {
+          "mcpkit.refusal.reason": "-32601",
+          "mcp.method.name": "acme/none",
+          "error.type": "-32601",
+        },
+      }),
+    ]);
+  });
+
   it("gives the server's logger the trace and span ids of the request whose handler failed", async () => {
     const otel = otelHarness();
     const plugin = otelServerPlugin({

@@ -1,6 +1,7 @@
 import { ErrorCode } from "../../jsonrpc/codes.js";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../jsonrpc/message.js";
 import { isObject, isRequest, isResponse } from "../../jsonrpc/message.js";
+import type { RequestMeta } from "../../protocol/request-meta.js";
 import type { HeaderParam } from "../../protocol/routing-headers.js";
 import { MODERN_VERSION } from "../../protocol/versions.js";
 import { errorResponse } from "../../server/port.js";
@@ -9,7 +10,7 @@ import type { Endpoint } from "./endpoint.js";
 import { ResponseExchange } from "./exchange.js";
 import { resolveIdentity } from "./identity.js";
 import { listenStream } from "./listen.js";
-import { emptyResponse, modernStatus, refusal } from "./responses.js";
+import { emptyResponse, HttpRefusal, modernStatus, refusal, refusalMessage } from "./responses.js";
 import { checkModernHeaders, checkParamHeaders, resolvedParams } from "./routing.js";
 import type { RequestView } from "./view.js";
 
@@ -37,14 +38,23 @@ export async function modernPost(
     server.receiveNotification(message, MODERN_VERSION, identity);
     return emptyResponse(202);
   }
-  const meta = checkModernHeaders(message, request, server.config.custom);
+  let meta: RequestMeta;
+  try {
+    meta = checkModernHeaders(message, request, server.config.custom);
+  } catch (error) {
+    throw refused(endpoint, message, error);
+  }
   const identity =
     config.authenticate === undefined
       ? undefined
       : await resolveIdentity(config.authenticate, request, logger, message);
   if (message.method === "tools/call" && config.toolSchemas !== undefined) {
     const params = await paramsOf(endpoint, message, identity);
-    if (params) checkParamHeaders(params, message.params?.arguments, request);
+    try {
+      if (params) checkParamHeaders(params, message.params?.arguments, request);
+    } catch (error) {
+      throw refused(endpoint, message, error);
+    }
   }
   if (message.method === "subscriptions/listen")
     return listenStream(endpoint, request, message, identity, meta);
@@ -69,6 +79,14 @@ export async function modernPost(
     // No rejection is left unhandled: an unhandled one ends a Node process run with the default settings.
     .catch((error: unknown) => logger.error("could not answer a request", error));
   return exchange.response;
+}
+
+/** Shows a routing refusal to the plugins' `refused` hooks (none: nothing done), and returns it to throw. */
+function refused(endpoint: Endpoint, message: JsonRpcRequest, error: unknown): unknown {
+  const hook = endpoint.server.config.hooks.refused;
+  if (hook !== undefined && error instanceof HttpRefusal)
+    hook(refusalMessage(error.refusal, message.id), message);
+  return error;
 }
 
 /** The `x-mcp-header` annotations of the called tool: from the static map, or the resolver. */

@@ -205,6 +205,16 @@ export interface ServerPlugin {
    * run as usual.
    */
   idle?(): boolean;
+  /**
+   * A 2026-07-28 request was refused before the `admit` hooks (an unknown or removed method, missing or malformed
+   * `_meta`, an unsupported protocol version; over Streamable HTTP, a routing header that does not match the body):
+   * its error response. No other request hook runs for it, and `idle()` is not asked. For observing (a count, a
+   * span); must not throw.
+   *
+   * @example
+   * refused: (response, request) => refusals.add(1, { method: request.method }),
+   */
+  refused?(response: JsonRpcResponse, request: JsonRpcRequest): void;
   /** A request was admitted, before its handler waits for a slot: throw a `JsonRpcError` to refuse it. */
   admit?(call: PluginCall): void | Promise<void>;
   /**

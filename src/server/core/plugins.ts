@@ -1,5 +1,5 @@
 import { McpkitError } from "../../jsonrpc/errors.js";
-import type { JsonRpcNotification, JsonRpcResponse } from "../../jsonrpc/message.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../jsonrpc/message.js";
 import { isObject } from "../../jsonrpc/message.js";
 import { LEGACY_VERSION } from "../../protocol/versions.js";
 import type { NotificationSink, RequestContext } from "./context.js";
@@ -40,6 +40,7 @@ export class PluginHooks {
   readonly clientRequest: ClientRequestHook | undefined;
   readonly broadcast: ((message: Broadcast) => Promise<void>) | undefined;
   readonly received: ((notification: JsonRpcNotification, from: PluginIncoming) => void) | undefined;
+  readonly refused: ((response: JsonRpcResponse, request: JsonRpcRequest) => void) | undefined;
   readonly subscribed:
     | ((call: PluginCall, ended: Promise<"complete" | "overflow" | "cancelled">) => void)
     | undefined;
@@ -81,6 +82,13 @@ export class PluginHooks {
     this.clientRequest = clientRequestChain(plugins);
     this.broadcast = chainVoid(plugins, "broadcast") as PluginHooks["broadcast"];
     this.received = receivedChain(plugins);
+    const refused = plugins.flatMap((p) => (p.refused ? [p.refused.bind(p)] : []));
+    this.refused =
+      refused.length === 0
+        ? undefined
+        : (response, request) => {
+            for (const fn of refused) fn(response, request);
+          };
     const subscribed = plugins.flatMap((p) => (p.subscribed ? [p.subscribed.bind(p)] : []));
     this.subscribed =
       subscribed.length === 0

@@ -73,10 +73,15 @@ export async function serveModern(
 ): Promise<JsonRpcResponse> {
   const { config, executor, sealer } = runtime;
   const { hooks } = config;
+  let meta: RequestMeta;
+  try {
+    meta = checkedMeta ?? checkModernRequest(request, config.custom);
+  } catch (error) {
+    return refuseModern(runtime, request, error);
+  }
   let call: PluginCall | undefined;
   let response: JsonRpcResponse;
   try {
-    const meta = checkedMeta ?? checkModernRequest(request, config.custom);
     const params = request.params ?? {};
     const method = request.method;
     if (hooks.needsCall()) {
@@ -148,6 +153,18 @@ export async function serveModern(
 }
 
 type Result = { [key: string]: unknown };
+
+/** The answer to a request refused by {@link checkModernRequest}, shown to the plugins' `refused` hooks. */
+export function refuseModern(
+  runtime: ServerRuntime,
+  request: JsonRpcRequest,
+  error: unknown,
+): JsonRpcResponse {
+  const { config } = runtime;
+  const response = errorResponse(request.id, error, MODERN_VERSION, config.logger);
+  config.hooks.refused?.(response, request);
+  return response;
+}
 
 /** The request a round's `requestState` is bound to: built only when a round is read or sealed. */
 function modernRound(method: string, params: Result, env: ModernRequestEnv): ModernRound {
