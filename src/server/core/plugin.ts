@@ -184,7 +184,7 @@ export interface ServerPlugin {
   handler?(base: ServerHandler): ServerHandler;
   /**
    * Wraps each custom request handler once, when the server is created (the server's own `requests`, its
-   * extensions' and the plugins'), as {@link handler} wraps the core methods': returns the handler to serve
+   * extensions' and the plugins'), as `handler` wraps the core methods': returns the handler to serve
    * `method` with, in both eras.
    *
    * @example
