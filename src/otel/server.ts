@@ -80,8 +80,9 @@ const HANDLER_CALLBACKS = [
  * (named `{mcp.method.name} {target}`, its parent the trace context in `params._meta`, a link to the ambient
  * context such as an HTTP server span), a `CLIENT` span per request the server sends (sampling, elicitation,
  * roots, each entry of a 2026 `input_required` result) with the context injected into its `_meta`, trace
- * context injected into every notification of a request, the handler run inside its span's context (spans it
- * starts nest; `ctx.pluginData.otel` is the span), and the `mcp.server.operation.duration` and
+ * context injected into every notification of a request, the handler (custom request methods included) run
+ * inside its span's context (spans it starts nest; `ctx.pluginData.otel` is the span), a span and a count for a
+ * 2026 request refused before `admit`, and the `mcp.server.operation.duration` and
  * `mcp.server.session.duration` histograms. With neither a tracer nor a meter provider (given, or registered
  * globally) it is idle: the server runs none of its request hooks, and it builds nothing; a provider registered
  * later is picked up by the next request.
