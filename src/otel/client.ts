@@ -247,6 +247,9 @@ class TracedTransport implements Transport {
       base = messageAttributes({}, message.method, message.params);
       const version = this.versionOf(message);
       if (version !== undefined) base[ATTR.protocolVersion] = version;
+      // A 2025-11-25 HTTP session's Mcp-Session-Id, as the transport holds it (the server's spans carry the same).
+      const session = (this.inner as { readonly sessionId?: unknown }).sessionId;
+      if (typeof session === "string") base[ATTR.sessionId] = session;
       if (recording) this.describe(span, base, requestIdAttribute(message.id));
     }
     return { span, method: message.method, start: this.o.now(), base, role };

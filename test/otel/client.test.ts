@@ -111,6 +111,13 @@ for (const [name, connect] of [
         });
         expect(sent.attributes["jsonrpc.request.id"]).toBe(served.attributes["jsonrpc.request.id"]);
         if (connect === http) expect(sent.attributes["network.transport"]).toBe("tcp");
+        // Over HTTP, a 2025-11-25 session's Mcp-Session-Id names the session on both sides.
+        if (connect === http && era === "2025-11-25") {
+          expect(sent.attributes["mcp.session.id"]).toMatch(/^[0-9a-f]{32}$/);
+          expect(sent.attributes["mcp.session.id"]).toBe(served.attributes["mcp.session.id"]);
+        } else {
+          expect(sent.attributes["mcp.session.id"]).toBeUndefined();
+        }
         const duration = histogram(await otel.metrics(), "mcp.client.operation.duration");
         expect(
           duration.dataPoints.find((p) => p.attributes["gen_ai.tool.name"] === "echo")?.attributes,
