@@ -1,6 +1,7 @@
 import type { Prompt } from "../../../protocol/types/index.js";
 import { api, on } from "./api.js";
 import { errorLine, h, replace } from "./dom.js";
+import { refreshButton, splitPanel } from "./panel.js";
 import { promptResult } from "./results.js";
 import { state, tracked } from "./state.js";
 
@@ -12,17 +13,7 @@ const detail = h("div", { class: "detail" }, h("div", { class: "hint" }, "choose
 
 /** The Prompts tab: each prompt's arguments (completed by the server), and the rendered messages. */
 export function promptsPanel(): HTMLElement {
-  return h(
-    "section",
-    { class: "split" },
-    h(
-      "div",
-      { class: "side" },
-      h("button", { type: "button", class: "small", onclick: () => void load() }, "refresh"),
-      listBox,
-    ),
-    detail,
-  );
+  return splitPanel([refreshButton(load), listBox], detail);
 }
 
 export async function load(): Promise<void> {

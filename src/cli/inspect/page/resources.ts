@@ -1,6 +1,7 @@
 import type { Resource, ResourceTemplate } from "../../../protocol/types/index.js";
 import { api, on } from "./api.js";
 import { errorLine, h, replace } from "./dom.js";
+import { filterBar, splitPanel } from "./panel.js";
 import { readResult } from "./results.js";
 import { state, tracked } from "./state.js";
 
@@ -31,25 +32,16 @@ const updates = h("ol", { class: "updates", "aria-label": "resource updates" });
 
 /** The Resources tab: resources and templates (with completion), read, subscribe and live updates. */
 export function resourcesPanel(): HTMLElement {
-  return h(
-    "section",
-    { class: "split" },
-    h(
-      "div",
-      { class: "side" },
-      h(
-        "div",
-        { class: "bar" },
-        filter,
-        h("button", { type: "button", class: "small", onclick: () => void load() }, "refresh"),
-      ),
+  return splitPanel(
+    [
+      filterBar(filter, load),
       h("h3", null, "Resources"),
       listBox,
       h("h3", null, "Templates"),
       templateBox,
       h("h3", null, "Updates"),
       updates,
-    ),
+    ],
     reader,
   );
 }

@@ -1,5 +1,6 @@
 import { api } from "./api.js";
 import { errorLine, h, pre, replace } from "./dom.js";
+import { refreshButton, splitPanel } from "./panel.js";
 
 type Params = { [key: string]: unknown };
 
@@ -8,17 +9,7 @@ const detail = h("div", { class: "detail" }, h("div", { class: "hint" }, "choose
 
 /** The Skills tab: the catalogue, and each file of a skill with its digest verification status. */
 export function skillsPanel(): HTMLElement {
-  return h(
-    "section",
-    { class: "split" },
-    h(
-      "div",
-      { class: "side" },
-      h("button", { type: "button", class: "small", onclick: () => void load() }, "refresh"),
-      listBox,
-    ),
-    detail,
-  );
+  return splitPanel([refreshButton(load), listBox], detail);
 }
 
 export async function load(): Promise<void> {

@@ -3,6 +3,7 @@ import { api, on } from "./api.js";
 import { hasView, type OpenView, openView } from "./apps.js";
 import { errorLine, h, replace } from "./dom.js";
 import { type SchemaForm, schemaForm } from "./form.js";
+import { filterBar, splitPanel } from "./panel.js";
 import { readResource } from "./resources.js";
 import { callResult } from "./results.js";
 import { state, tracked } from "./state.js";
@@ -46,23 +47,7 @@ on("progress", (data) => {
 
 /** The Tools tab: a windowed list (10,000 tools scroll smoothly), a form per tool, calls with progress. */
 export function toolsPanel(): HTMLElement {
-  return h(
-    "section",
-    { class: "split" },
-    h(
-      "div",
-      { class: "side" },
-      h(
-        "div",
-        { class: "bar" },
-        filter,
-        h("button", { type: "button", class: "small", onclick: () => void load() }, "refresh"),
-      ),
-      count,
-      list.element,
-    ),
-    detail,
-  );
+  return splitPanel([filterBar(filter, load), count, list.element], detail);
 }
 
 /** Lists the tools again (on connect, on list_changed). */
