@@ -7,9 +7,9 @@ import { askForm } from "./elicit.js";
 import type { Output } from "./io.js";
 import { LineReader } from "./line-reader.js";
 import { safe } from "./table.js";
+import { tapTransport } from "./tap-transport.js";
 import type { OpenedTarget } from "./target.js";
 import { VERSION } from "./version.js";
-import { watchClose } from "./watch-close.js";
 
 /** The CLI's name and version, as sent to servers. */
 export const CLI_INFO = { name: "mcpkit-cli", version: VERSION } as const;
@@ -56,7 +56,7 @@ export async function openSession(
     },
   };
   const client = new Client({
-    transport: traced(watchClose(opened.transport, (reason) => closedWith(reason))),
+    transport: traced(tapTransport(opened.transport, { closed: (reason) => closedWith(reason) })),
     clientInfo: { ...CLI_INFO },
     // Tasks: a long tool call shows its status and Ctrl-C cancels it (see call.ts).
     capabilities: { elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } },

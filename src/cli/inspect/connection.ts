@@ -8,6 +8,7 @@ import type { Era } from "../../protocol/versions.js";
 import type { Transport } from "../../transports/transport.js";
 import type { CliArgs } from "../args.js";
 import { CLI_INFO } from "../session.js";
+import { tapTransport } from "../tap-transport.js";
 import { type OpenedTarget, openTarget } from "../target.js";
 import type { Dialogs } from "./dialogs.js";
 import { type EventHub, wireEntry } from "./events.js";
@@ -133,44 +134,26 @@ export class InspectorConnection {
   /** Logs every JSON-RPC message both ways, and reports the end of the connection. */
   private tap(transport: Transport, generation: number): Transport {
     const events = this.events;
-    return {
-      get cancelsByStream() {
-        return transport.cancelsByStream;
+    return tapTransport(transport, {
+      received: (message) => events.publish("wire", wireEntry("in", message)),
+      sent: (message) => events.publish("wire", wireEntry("out", message)),
+      closed: (reason) => {
+        // Before the connection was made, connect() reports the failure (with the stderr) instead.
+        if (generation === this.generation && this.info !== undefined) {
+          events.publish(
+            "connection",
+            {
+              state: "closed",
+              reason: reason.kind,
+              ...(reason.error === undefined ? {} : { error: reason.error.message }),
+              ...stderrOf(this.opened),
+              exit: this.opened?.exitNote(),
+            },
+            "connection",
+          );
+        }
       },
-      get fallsBackOnProbeTimeout() {
-        return transport.fallsBackOnProbeTimeout;
-      },
-      start: (handlers) =>
-        transport.start({
-          ...handlers,
-          message: (message, info) => {
-            events.publish("wire", wireEntry("in", message));
-            handlers.message(message, info);
-          },
-          close: (reason) => {
-            // Before the connection was made, connect() reports the failure (with the stderr) instead.
-            if (generation === this.generation && this.info !== undefined) {
-              events.publish(
-                "connection",
-                {
-                  state: "closed",
-                  reason: reason.kind,
-                  ...(reason.error === undefined ? {} : { error: reason.error.message }),
-                  ...stderrOf(this.opened),
-                  exit: this.opened?.exitNote(),
-                },
-                "connection",
-              );
-            }
-            handlers.close(reason);
-          },
-        }),
-      send: (message, options) => {
-        events.publish("wire", wireEntry("out", message));
-        return transport.send(message, options);
-      },
-      close: () => transport.close(),
-    } as Transport;
+    });
   }
 }
 
