@@ -18,15 +18,21 @@ afterEach(async () => {
   closers = [];
 });
 
+/** A traced mcpkit server on 127.0.0.1 (closed after the test), and the harness that records its spans. */
+async function tracedServer() {
+  const otel = otelHarness();
+  const plugin = otelServerPlugin({
+    tracerProvider: otel.tracerProvider,
+    meterProvider: otel.meterProvider,
+  });
+  const handle = await serve(tracedBuilder(plugin).build(), { host: "127.0.0.1", port: 0 });
+  closers.push(() => handle.close());
+  return { otel, handle };
+}
+
 describe.each(["2026-07-28", "2025-11-25"])("mcpkit --trace, %s", (era) => {
   it("prints each request of the run with its duration, and the server continues the trace", async () => {
-    const otel = otelHarness();
-    const plugin = otelServerPlugin({
-      tracerProvider: otel.tracerProvider,
-      meterProvider: otel.meterProvider,
-    });
-    const handle = await serve(tracedBuilder(plugin).build(), { host: "127.0.0.1", port: 0 });
-    closers.push(() => handle.close());
+    const { otel, handle } = await tracedServer();
     const fake = fakeIo();
     const status = await runCli([handle.url, "--era", era, "--trace", "call", "echo"], fake.io);
     expect(status).toBe(ExitCode.OK);
@@ -42,13 +48,7 @@ describe.each(["2026-07-28", "2025-11-25"])("mcpkit --trace, %s", (era) => {
   });
 
   it("prints nothing extra without --trace", async () => {
-    const otel = otelHarness();
-    const plugin = otelServerPlugin({
-      tracerProvider: otel.tracerProvider,
-      meterProvider: otel.meterProvider,
-    });
-    const handle = await serve(tracedBuilder(plugin).build(), { host: "127.0.0.1", port: 0 });
-    closers.push(() => handle.close());
+    const { otel, handle } = await tracedServer();
     const fake = fakeIo();
     expect(await runCli([handle.url, "--era", era, "call", "echo"], fake.io)).toBe(ExitCode.OK);
     expect(fake.stderr.text).not.toMatch(/CLIENT/);
