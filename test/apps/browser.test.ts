@@ -1,21 +1,19 @@
 // The apps example in a real browser: examples/apps-host/ (mcpkit's client and AppHost) served with the dice
 // server of examples/apps-server.ts, its view built once with the official App class and once with AppView,
 // driven through headless Chromium (the Debian package; playwright-core only drives it).
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build, type Plugin } from "esbuild";
 import { createHttpHandler } from "mcpkit/http";
 import { toNodeHandler } from "mcpkit/node";
-import { type BrowserContext, chromium } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appsServer } from "../../examples/apps-server.js";
-import { systemTool } from "../support/system-tools.js";
+import { chromiumPath, type Headless, launchChromium } from "../support/chromium.js";
 import { repoRoot } from "../support/wire-schema.js";
 
-const chromiumPath = systemTool("chromium");
 const exampleDir = join(repoRoot, "examples/apps-host");
 
 // The example imports mcpkit by its package name: bundle the sources, as the vitest alias does.
@@ -78,7 +76,7 @@ async function hostSite(viewHtml: string, hostJs: string, indexHtml: string) {
 
 describe.skipIf(chromiumPath === undefined)("the apps example in Chromium", () => {
   let context: BrowserContext;
-  let profile: string;
+  let browser: Headless | undefined;
   const bundles: { [name: string]: string } = {};
   const closers: (() => Promise<unknown>)[] = [];
 
@@ -91,27 +89,13 @@ describe.skipIf(chromiumPath === undefined)("the apps example in Chromium", () =
       readFile(join(exampleDir, "index.html"), "utf8"),
     ]);
     Object.assign(bundles, { host, official, own, worker, index });
-    profile = await mkdtemp(join(tmpdir(), "mcpkit-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: chromiumPath as string,
-      headless: true,
-      viewport: { width: 760, height: 620 },
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium("mcpkit-chromium-", { width: 760, height: 620 });
+    context = browser.context;
   }, 60_000);
 
   afterAll(async () => {
     for (const close of closers.splice(0)) await close();
-    await context?.close();
-    if (profile !== undefined) await rm(profile, { recursive: true, force: true });
+    await browser?.close();
   });
 
   for (const [variant, appName] of [

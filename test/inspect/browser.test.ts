@@ -1,14 +1,13 @@
 // `mcpkit inspect` (the built command) driven in headless Chromium (the Debian package; playwright-core only
 // drives it): an mcpkit server over HTTP in both eras, @modelcontextprotocol/server-everything over stdio, and a
 // hostile server. The screenshots of docs/inspect.md are taken here.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemTool } from "../support/system-tools.js";
+import { chromiumPath, type Headless, launchChromium } from "../support/chromium.js";
 import { repoRoot } from "../support/wire-schema.js";
 import {
   hostileServer,
@@ -19,37 +18,22 @@ import {
 } from "./inspect-server.js";
 import { type RunningInspector, startInspector } from "./inspector.js";
 
-const chromiumPath = systemTool("chromium");
 const everything = join(repoRoot, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const shot = (name: string) => join(repoRoot, "docs", `inspect-${name}.png`);
 
 describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => {
   let context: BrowserContext;
-  let profile: string;
+  let browser: Headless | undefined;
   const closers: (() => Promise<unknown>)[] = [];
 
   beforeAll(async () => {
-    profile = await mkdtemp(join(tmpdir(), "mcpkit-inspect-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: chromiumPath as string,
-      headless: true,
-      viewport: { width: 1180, height: 720 },
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium("mcpkit-inspect-", { width: 1180, height: 720 });
+    context = browser.context;
   }, 60_000);
 
   afterAll(async () => {
     for (const close of closers.splice(0).reverse()) await close();
-    await context?.close();
-    if (profile !== undefined) await rm(profile, { recursive: true, force: true });
+    await browser?.close();
   });
 
   /** Starts the inspector on `args`, opens its page and waits for the connection. */
