@@ -43,16 +43,7 @@ function elicitation(id: string, params: Params): HTMLElement {
           },
           "Done",
         ),
-        h(
-          "button",
-          { type: "button", onclick: () => void answer(id, { result: { action: "decline" } }, box) },
-          "Decline",
-        ),
-        h(
-          "button",
-          { type: "button", onclick: () => void answer(id, { result: { action: "cancel" } }, box) },
-          "Cancel",
-        ),
+        refusals(id, box),
       ),
     );
     return box;
@@ -76,23 +67,20 @@ function elicitation(id: string, params: Params): HTMLElement {
     h("h3", null, "The server asks for input"),
     message,
     form.element,
-    h(
-      "div",
-      { class: "bar" },
-      submit,
-      h(
-        "button",
-        { type: "button", onclick: () => void answer(id, { result: { action: "decline" } }, box) },
-        "Decline",
-      ),
-      h(
-        "button",
-        { type: "button", onclick: () => void answer(id, { result: { action: "cancel" } }, box) },
-        "Cancel",
-      ),
-    ),
+    h("div", { class: "bar" }, submit, refusals(id, box)),
   );
   return box;
+}
+
+/** The Decline and Cancel buttons of an elicitation. */
+function refusals(id: string, box: HTMLElement): HTMLElement[] {
+  return (["decline", "cancel"] as const).map((action) =>
+    h(
+      "button",
+      { type: "button", onclick: () => void answer(id, { result: { action } }, box) },
+      action === "decline" ? "Decline" : "Cancel",
+    ),
+  );
 }
 
 function sampling(id: string, params: Params): HTMLElement {
