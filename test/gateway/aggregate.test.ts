@@ -99,15 +99,19 @@ describe.each([MODERN_VERSION, LEGACY_VERSION] as const)("the gateway to a %s cl
   });
 });
 
+/** An upstream whose one tool, `whoami`, answers the token of the caller's identity. */
+function whoamiUpstream() {
+  return new ServerBuilder({ serverInfo: { name: "remote", version: "1" } })
+    .tool({ name: "whoami", inputSchema: { type: "object" } }, (_args, ctx) => ({
+      content: [{ type: "text", text: String((ctx.identity as { token?: string } | undefined)?.token) }],
+    }))
+    .build();
+}
+
 describe("an upstream over Streamable HTTP", () => {
   it("is reached at its url with the config's static headers, next to a stdio one", async () => {
     const seen: unknown[] = [];
-    const upstream = new ServerBuilder({ serverInfo: { name: "remote", version: "1" } })
-      .tool({ name: "whoami", inputSchema: { type: "object" } }, (_args, ctx) => ({
-        content: [{ type: "text", text: String((ctx.identity as { token?: string } | undefined)?.token) }],
-      }))
-      .build();
-    const handle = await serve(upstream, {
+    const handle = await serve(whoamiUpstream(), {
       handler: {
         authenticate: (request) => {
           const header = request.headers.get("authorization");
@@ -133,12 +137,7 @@ describe("an upstream over Streamable HTTP", () => {
 
 describe("per-upstream credentials", () => {
   it("sends an HTTP upstream's auth provider's headers (an OAuthClient's place), and refuses one for no HTTP upstream", async () => {
-    const upstream = new ServerBuilder({ serverInfo: { name: "remote", version: "1" } })
-      .tool({ name: "whoami", inputSchema: { type: "object" } }, (_args, ctx) => ({
-        content: [{ type: "text", text: String((ctx.identity as { token?: string } | undefined)?.token) }],
-      }))
-      .build();
-    const handle = await serve(upstream, {
+    const handle = await serve(whoamiUpstream(), {
       handler: {
         authenticate: (request) => {
           const header = request.headers.get("authorization");
