@@ -60,6 +60,15 @@ async function sessionPeer(script: PeerScript = {}) {
   return { peer, live };
 }
 
+/** A GET handler that opens an event stream, writes nothing more, and calls `closed` when it ends. */
+function heldOpen(closed: () => void): NonNullable<PeerScript["onGet"]> {
+  return (_req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write(": open\n\n");
+    res.on("close", closed);
+  };
+}
+
 describe("the session's GET stream", () => {
   it("delivers server notifications and requests; the client's answers go back in the session", async () => {
     let stream: ((text: string) => void) | undefined;
@@ -128,13 +137,9 @@ describe("the session's GET stream", () => {
   it("close() stops the GET stream, then DELETEs the session; a failing DELETE is logged, not thrown", async () => {
     let getClosed = false;
     const { peer } = await sessionPeer({
-      onGet: (_req, res) => {
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        res.write(": open\n\n");
-        res.on("close", () => {
-          getClosed = true;
-        });
-      },
+      onGet: heldOpen(() => {
+        getClosed = true;
+      }),
       // The GET stream is closed (its socket may report it just after the DELETE arrives).
       onDelete: async (_req, res) => {
         await until(() => getClosed);
@@ -214,13 +219,9 @@ describe("close() on a fetch that ignores its signal", () => {
   it("ends the GET stream the client is reading (the body is cancelled), then DELETEs the session", async () => {
     let getClosed = false;
     const { peer } = await sessionPeer({
-      onGet: (_req, res) => {
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        res.write(": open\n\n");
-        res.on("close", () => {
-          getClosed = true;
-        });
-      },
+      onGet: heldOpen(() => {
+        getClosed = true;
+      }),
     });
     const deaf = deafFetch();
     const client = deafClient(peer.url, deaf.fetch);
