@@ -24,6 +24,16 @@ export function metaOf(params: { readonly [key: string]: unknown } | undefined):
   return meta !== null && typeof meta === "object" && !Array.isArray(meta) ? (meta as Meta) : undefined;
 }
 
+/** The context a message continues: the one in its `params._meta`, else `ambient`. */
+export function parentOf(
+  propagator: Propagator,
+  ambient: Context,
+  params: { readonly [key: string]: unknown } | undefined,
+): Context {
+  const meta = metaOf(params);
+  return meta === undefined ? ambient : propagator.extract(ambient, meta, META_GETTER);
+}
+
 /**
  * A copy of `params` with `context` injected into a copy of its `_meta` (the caller's params are never changed);
  * `undefined` when the propagator writes nothing (no span, or a no-op propagator).

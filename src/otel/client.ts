@@ -9,7 +9,7 @@ import type {
   TransportHandlers,
   TransportSendOptions,
 } from "../transports/transport.js";
-import { META_GETTER, metaOf, withContext } from "./carrier.js";
+import { metaOf, parentOf, withContext } from "./carrier.js";
 import { type ClientInstruments, clientInstruments } from "./metrics.js";
 import { type OtelOptions, type Resolved, resolveOtel } from "./options.js";
 import { BoundedMap, durationAttributes, recordOutcome, thrownOutcome } from "./outcome.js";
@@ -210,8 +210,7 @@ class TracedTransport implements Transport {
     }
     // A request or notification from the server: a SERVER span, its parent the context in its `_meta`.
     const ambient = context.active();
-    const meta = metaOf(message.params);
-    const parent = meta === undefined ? ambient : this.o.propagator.extract(ambient, meta, META_GETTER);
+    const parent = parentOf(this.o.propagator, ambient, message.params);
     const span = this.o.tracer.startSpan(
       spanName(message.method, message.params),
       { kind: SpanKind.SERVER },

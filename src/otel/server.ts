@@ -23,7 +23,7 @@ import type {
   ServerHandler,
   ServerPlugin,
 } from "../server/index.js";
-import { META_GETTER, metaOf, withContext } from "./carrier.js";
+import { parentOf, withContext } from "./carrier.js";
 import { failedIn } from "./logger.js";
 import { type ServerInstruments, serverInstruments } from "./metrics.js";
 import { type OtelOptions, type Resolved, resolveOtel } from "./options.js";
@@ -204,8 +204,7 @@ class OtelServerPlugin implements ServerPlugin {
     if (this.recorders.idle()) return;
     const { tracer, propagator, now } = this.o;
     const ambient = context.active();
-    const meta = metaOf(call.params);
-    const parent = meta === undefined ? ambient : propagator.extract(ambient, meta, META_GETTER);
+    const parent = parentOf(propagator, ambient, call.params);
     const links = this.linksOf(call, ambient, parent);
     const span = tracer.startSpan(
       spanName(call.method, call.params),
@@ -236,8 +235,7 @@ class OtelServerPlugin implements ServerPlugin {
     if (this.recorders.idle() || !("error" in response)) return;
     const params = request.params ?? {};
     const ambient = context.active();
-    const meta = metaOf(params);
-    const parent = meta === undefined ? ambient : this.o.propagator.extract(ambient, meta, META_GETTER);
+    const parent = parentOf(this.o.propagator, ambient, params);
     const span = this.o.tracer.startSpan(spanName(request.method, params), { kind: SpanKind.SERVER }, parent);
     const outcome = responseOutcome(request.method, response as unknown as { [key: string]: unknown });
     if (span.isRecording()) {
@@ -379,8 +377,7 @@ class OtelServerPlugin implements ServerPlugin {
   received(notification: JsonRpcNotification, from: PluginIncoming): void {
     if (this.recorders.idle()) return;
     const ambient = context.active();
-    const meta = metaOf(notification.params);
-    const parent = meta === undefined ? ambient : this.o.propagator.extract(ambient, meta, META_GETTER);
+    const parent = parentOf(this.o.propagator, ambient, notification.params);
     const span = this.o.tracer.startSpan(
       spanName(notification.method, notification.params),
       { kind: SpanKind.SERVER },
