@@ -65,16 +65,27 @@ function asking() {
  */
 async function twoOnFaultyBus(fault: () => number | undefined) {
   const real = new MemoryBus();
+  let published = 0;
   const bus: ClusterBus = {
     subscribe: (channel, listener) => real.subscribe(channel, listener),
-    publish: async (channel, message) => fault() ?? real.publish(channel, message),
+    publish: async (channel, message) => {
+      const receivers = fault() ?? (await real.publish(channel, message));
+      published++;
+      return receivers;
+    },
   };
   const { clock, engines, ready } = instances(2, bus);
   await ready;
   const [a, b] = engines as [TaskEngine, TaskEngine];
   const work = asking();
   const created = await a.start(work.run, "alice", {});
-  return { clock, a, b, work, created };
+  /** Runs `step`, then waits until a message it published has been answered (or refused by the fault). */
+  const answered = async (step: () => Promise<unknown>) => {
+    const before = published;
+    await step();
+    await until(() => published > before);
+  };
+  return { clock, a, b, work, created, answered };
 }
 
 const accept = (v: string): InputResponse => ({ action: "accept", content: { v } });
@@ -175,17 +186,16 @@ describe("tasks on a cluster", () => {
   });
 
   it("fails a task whose instance is gone, once it stayed unreachable for the grace", async () => {
-    const { clock, engines, ready } = instances(2);
-    await ready;
-    const [a, b] = engines as [TaskEngine, TaskEngine];
-    const work = asking();
-    const created = await a.start(work.run, "alice", {});
+    const { clock, a, b, work, created, answered } = await twoOnFaultyBus(() => undefined);
     await until(() => work.context() !== undefined);
     await a.close(); // its instance leaves the bus, as a killed process does
+    // Each read probes the silent owner: the read's record, once that probe went unanswered.
     const poll = async () => {
-      const record = await b.get("alice", created.taskId);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      return record;
+      let record: Awaited<ReturnType<TaskEngine["get"]>> | undefined;
+      await answered(async () => {
+        record = await b.get("alice", created.taskId);
+      });
+      return record as Awaited<ReturnType<TaskEngine["get"]>>;
     };
     expect((await poll()).status).not.toBe("failed"); // first sight of an empty channel: only suspected
     clock.advance(OWNER_GRACE_MS - 1);
@@ -199,18 +209,17 @@ describe("tasks on a cluster", () => {
 
   it("keeps an owner that answers again: a reconnecting bus is not a dead instance", async () => {
     let deaf = false;
-    const { clock, a, b, work, created } = await twoOnFaultyBus(() => (deaf ? 0 : undefined));
+    const { clock, a, b, work, created, answered } = await twoOnFaultyBus(() => (deaf ? 0 : undefined));
     await until(() => work.context() !== undefined);
     deaf = true;
     await b.get("alice", created.taskId);
     deaf = false;
     clock.advance(OWNER_GRACE_MS);
-    await b.get("alice", created.taskId);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The owner's answer to this probe is what clears the suspicion: wait for it, not for a time.
+    await answered(() => b.get("alice", created.taskId));
     deaf = true;
     clock.advance(OWNER_GRACE_MS - 1);
-    await b.get("alice", created.taskId);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await answered(() => b.get("alice", created.taskId));
     expect((await b.get("alice", created.taskId)).status).toBe("input_required");
     expect(a.runningCount).toBe(1);
   });
