@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -42,6 +43,9 @@ export default defineConfig({
       "test/support/python-setup.ts",
     ],
     pool: "forks",
+    // Vitest's default is one worker per core less one: a single worker on a 2-core machine, which leaves a core
+    // idle while most files wait on subprocesses, sockets and timers. Two at least.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,

@@ -5,6 +5,14 @@ const text = (value: string) => new TextEncoder().encode(value);
 const sample = (length: number) => Uint8Array.from({ length }, (_, i) => (i * 37 + length) & 255);
 
 describe("base64", () => {
+  it("encodes megabytes as Node does, every tail length", () => {
+    for (const length of [3 * 400_000, 3 * 400_000 + 1, 3 * 400_000 + 2]) {
+      const bytes = Uint8Array.from({ length }, (_, i) => (i * 131 + (i >> 8)) & 255);
+      expect(toBase64(bytes)).toBe(Buffer.from(bytes).toString("base64"));
+      expect(toBase64url(bytes)).toBe(Buffer.from(bytes).toString("base64url"));
+    }
+  });
+
   it("encodes as RFC 4648 padded base64 and round-trips every length", () => {
     for (let length = 0; length < 40; length++) {
       const bytes = sample(length);
