@@ -151,6 +151,8 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium: samplin
           "assistantWhich kind?",
           "user<b>a warm one</b>",
         ]);
+        // The server's text is text: no element made from it.
+        expect(await request.locator("b").count()).toBe(0);
         const text = (await request.textContent()) ?? "";
         expect(text).toContain("Answer in one word.");
         expect(text).toContain("maxTokens 10");
@@ -192,6 +194,11 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium: samplin
         const approve = dialog.getByRole("button", { name: "Approve" });
         await json.fill("{ not json");
         expect(await approve.isDisabled()).toBe(true);
+        // A reply the form cannot show stays in JSON.
+        await json.fill('{"role":"assistant","model":"m","content":[{"type":"text","text":"a"}]}');
+        await dialog.getByRole("button", { name: "Edit as form" }).click();
+        expect(await dialog.locator(".field-error").textContent()).toMatch(/one text block/);
+        expect(await json.isVisible()).toBe(true);
         await json.fill('{"role":"assistant","model":"m2","content":{"type":"text","text":"as JSON"}}');
         expect(await approve.isDisabled()).toBe(false);
         await approve.click();
