@@ -43,6 +43,10 @@ describe("parseCommandLine", () => {
     expect(usage(["inspect", url, "--port", "-1"])).toMatch(/--port/);
     expect(usage([url, "tools", "--port", "80"])).toBe("--port applies to inspect");
     expect(usage([url, "tools", "--no-open"])).toBe("--no-open applies to inspect");
+    expect(run(["inspect", url, "--sampling-reply", "reply.json"]).samplingReply).toBe("reply.json");
+    expect(run(["inspect", url]).samplingReply).toBeUndefined();
+    expect(usage([url, "tools", "--sampling-reply", "r.json"])).toBe("--sampling-reply applies to inspect");
+    expect(usage(["inspect", url, "--sampling-reply="])).toBe("--sampling-reply needs a file path");
     expect(usage(["inspect", url, "extra"])).toMatch(/takes no operands/);
   });
 

@@ -58,6 +58,8 @@ export interface CliArgs {
   port: number;
   /** `inspect --no-open`: print the URL without opening a browser. */
   open: boolean;
+  /** `inspect --sampling-reply FILE`: a JSON CreateMessageResult every sampling dialog starts from. */
+  samplingReply: string | undefined;
 }
 
 export type ParsedCommandLine = { kind: "help" } | { kind: "version" } | { kind: "run"; args: CliArgs };
@@ -87,6 +89,7 @@ const OPTIONS = {
   credentials: { type: "string" },
   port: { type: "string" },
   "no-open": { type: "boolean" },
+  "sampling-reply": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } as const;
@@ -197,6 +200,7 @@ function checked(target: Target, command: CommandName, operands: string[], value
     credentials: values.credentials,
     port: portOf(command, values.port),
     open: values["no-open"] !== true,
+    samplingReply: values["sampling-reply"],
   };
 }
 
@@ -217,6 +221,9 @@ function checkOperands(command: CommandName, operands: string[], values: Values)
   }
   if (values["no-open"] !== undefined && command !== "inspect")
     throw new UsageError("--no-open applies to inspect");
+  if (values["sampling-reply"] !== undefined && command !== "inspect")
+    throw new UsageError("--sampling-reply applies to inspect");
+  if (values["sampling-reply"] === "") throw new UsageError("--sampling-reply needs a file path");
   if (
     ["info", "tools", "resources", "prompts", "listen", "inspect"].includes(command) &&
     operands.length > 0

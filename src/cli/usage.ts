@@ -39,6 +39,7 @@ Flags:
   --login                           log in with OAuth when the server asks: prints the URL to open, waits for
                                     the browser's redirect on 127.0.0.1, keeps the tokens for the next run
   --credentials FILE                where --login keeps tokens (default ~/.config/mcpkit/credentials.json)
+  --sampling-reply FILE             inspect: the reply (a JSON CreateMessageResult) each sampling dialog drafts
   --trace                           print the span tree of the run (each request, with its duration) on stderr;
                                     needs @opentelemetry/api installed
   -v, --verbose                     pass the server's stderr through, show client warnings

@@ -199,18 +199,18 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
         ]);
       });
 
-      it("answers a sampling request with the reply the user writes", async () => {
+      it("answers a sampling request with the draft reply, edited", async () => {
         await selectTool(page, "sample");
         await page.getByRole("button", { name: "Call", exact: true }).click();
         const dialog = page.locator('.dialog[aria-label="sampling"]');
         await dialog.waitFor();
         expect(await dialog.textContent()).toContain("Name a colour");
         expect(await dialog.textContent()).toContain("Answer in one word.");
-        await dialog.getByLabel("reply").fill("teal");
-        await dialog.getByRole("button", { name: "Send reply" }).click();
+        await dialog.getByLabel("reply text").fill("teal");
+        await dialog.getByRole("button", { name: "Approve" }).click();
         await expect
           .poll(() => page.locator(".call-out .text").first().textContent())
-          .toBe("the model (human-in-the-inspector) said teal");
+          .toBe("the model (mcpkit-inspect) said teal");
       });
 
       it("answers roots/list with the roots set in the Roots tab", async () => {

@@ -1,7 +1,8 @@
 // The inspector's parts on their own: the bounds of the event stream and the dialogs, the wire log's cut, the
 // "copy as an mcpkit command" quoting, and the page's sources (no HTML sink anywhere).
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Dialogs, MAX_DIALOGS } from "../../src/cli/inspect/dialogs.js";
@@ -13,6 +14,8 @@ import {
   wireEntry,
 } from "../../src/cli/inspect/events.js";
 import { cliCommand, shellWord } from "../../src/cli/inspect/page/cli-command.js";
+import { runCli } from "../../src/cli/run.js";
+import { fakeIo } from "../cli/fake-io.js";
 import { repoRoot } from "../support/wire-schema.js";
 
 function fakeResponse() {
@@ -107,8 +110,24 @@ describe("the dialogs", () => {
     expect(dialogs.answer(id, {})).toBe(false);
     const refused = dialogs.ask("sampling", {}, new AbortController().signal);
     const second = JSON.parse((seen.frames.at(-1) ?? "").split("data: ")[1] ?? "{}").id as string;
-    dialogs.answer(second, undefined, "no");
-    await expect(refused).rejects.toThrow("no");
+    expect(dialogs.reject(second)).toBe(true);
+    // The spec's answer to a rejected sampling request (client/sampling, error handling).
+    await expect(refused).rejects.toMatchObject({ code: -1, message: "User rejected sampling request" });
+    expect(dialogs.reject(second)).toBe(false);
+  });
+
+  it("puts the --sampling-reply draft in each sampling dialog, not in elicitations", async () => {
+    const hub = new EventHub();
+    const seen = fakeResponse();
+    hub.attach(seen.res);
+    const draft = { role: "assistant", model: "m", content: { type: "text", text: "fixed" } };
+    const dialogs = new Dialogs(hub, { samplingDraft: draft });
+    const data = () => JSON.parse((seen.frames.at(-1) ?? "").split("data: ")[1] ?? "{}");
+    void dialogs.ask("sampling", { messages: [] }, new AbortController().signal).catch(() => {});
+    expect(data()).toMatchObject({ kind: "sampling", draft });
+    void dialogs.ask("elicitation", { message: "?" }, new AbortController().signal).catch(() => {});
+    expect(data().draft).toBeUndefined();
+    dialogs.closeAll();
   });
 
   it("withdraws a dialog whose request ended, and refuses one over MAX_DIALOGS", async () => {
@@ -165,6 +184,33 @@ describe("the page's sources", () => {
     for (const file of files) {
       const code = readFileSync(join(dir, file), "utf8").replace(/^\s*\/\/.*$/gm, "");
       expect(sinks.exec(code)?.[0], file).toBeUndefined();
+    }
+  });
+});
+
+describe("--sampling-reply FILE", () => {
+  it("is a usage error (exit 2) when the file is missing, not JSON, or not a CreateMessageResult", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcpkit-inspect-reply-"));
+    try {
+      const cases: [string, string | undefined, RegExp][] = [
+        ["missing.json", undefined, /cannot read/],
+        ["bad.json", "{ nope", /is not JSON/],
+        ["wrong.json", JSON.stringify({ role: "robot", model: "m", content: {} }), /"role" must be/],
+      ];
+      for (const [name, text, message] of cases) {
+        const file = join(dir, name);
+        if (text !== undefined) writeFileSync(file, text);
+        const fake = fakeIo();
+        const status = await runCli(
+          ["inspect", "--no-open", "http://127.0.0.1:9/mcp", "--sampling-reply", file],
+          fake.io,
+        );
+        expect(status, name).toBe(2);
+        expect(fake.stderr.text).toMatch(message);
+        expect(fake.stdout.text).toBe("");
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

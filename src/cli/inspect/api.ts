@@ -169,8 +169,9 @@ export class InspectorApi {
     },
     "skills/load": (params) => this.loadSkill(str(params, "uri")),
     "dialog/answer": async (params) => {
-      const error = params.error === undefined ? undefined : str(params, "error");
-      return { answered: this.dialogs.answer(str(params, "id"), params.result, error) };
+      const id = str(params, "id");
+      if (params.reject === true) return { answered: this.dialogs.reject(id) };
+      return { answered: this.dialogs.answer(id, params.result) };
     },
     "roots/set": async (params) => {
       const roots = params.roots;

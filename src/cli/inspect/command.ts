@@ -1,6 +1,8 @@
+import { readFile } from "node:fs/promises";
+import { responseProblem } from "../../client/input-answerer.js";
 import type { HttpAuthProvider } from "../../http/index.js";
 import type { CliArgs } from "../args.js";
-import { ExitCode, type ExitStatus } from "../exit-codes.js";
+import { ExitCode, type ExitStatus, UsageError } from "../exit-codes.js";
 import type { Output } from "../io.js";
 import { safe } from "../table.js";
 import { InspectorApi } from "./api.js";
@@ -21,7 +23,8 @@ export async function inspectCommand(
   login: LoginStarter,
 ): Promise<ExitStatus> {
   const events = new EventHub();
-  const dialogs = new Dialogs(events);
+  const samplingDraft = args.samplingReply === undefined ? undefined : await readDraft(args.samplingReply);
+  const dialogs = new Dialogs(events, samplingDraft === undefined ? {} : { samplingDraft });
   const loggedIn = args.login ? await startLogin(args, out, events, login) : undefined;
   const connection = new InspectorConnection(args, events, dialogs, loggedIn?.provider);
   const api = new InspectorApi(connection, events, dialogs);
@@ -51,6 +54,26 @@ export async function inspectCommand(
     await server.close();
     await loggedIn?.close().catch(() => {});
   }
+}
+
+/** `--sampling-reply FILE`: a CreateMessageResult as JSON, checked as the client checks a reply; else a usage error. */
+async function readDraft(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`--sampling-reply: cannot read ${file}: ${(error as Error).message}`);
+  }
+  let draft: unknown;
+  try {
+    draft = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--sampling-reply: ${file} is not JSON`);
+  }
+  const problem = responseProblem("sampling/createMessage", draft);
+  if (problem !== undefined)
+    throw new UsageError(`--sampling-reply: ${file} is not a CreateMessageResult: ${problem}`);
+  return draft;
 }
 
 /** The CLI's `--login` starter, passed in by the command runner (so this module does not load it). */

@@ -53,7 +53,8 @@ export class InspectorConnection {
       transport: this.tap(opened.transport, generation),
       clientInfo: { name: "mcpkit-inspect", version: CLI_INFO.version },
       capabilities: {
-        sampling: {},
+        // tools: a sampling request may offer tools; the user answers it (a tool_use reply is written as JSON).
+        sampling: { tools: {} },
         elicitation: { form: {}, url: {} },
         roots: { listChanged: true },
         extensions: { [TASKS_EXTENSION]: {}, ...uiClientCapability() },

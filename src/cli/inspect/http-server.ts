@@ -210,8 +210,10 @@ function describeError(error: unknown): { [key: string]: unknown } {
   if (error instanceof JsonRpcError) return { message: error.message, code: error.code, data: error.data };
   if (error instanceof Error) {
     const { code, details } = error as Error & { code?: unknown; details?: unknown };
+    // A callback's failure says why (a sampling request the user rejected): its cause.
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
     return {
-      message: error.message,
+      message: `${error.message}${cause}`,
       ...(code === undefined ? {} : { code }),
       ...(details === undefined ? {} : { details }),
     };

@@ -1,7 +1,7 @@
 import { api, on } from "./api.js";
-import { errorLine, h, link, pre, replace } from "./dom.js";
+import { errorLine, h, link, replace } from "./dom.js";
 import { schemaForm } from "./form.js";
-import { contentItem } from "./results.js";
+import { samplingDialog } from "./sampling.js";
 
 type Params = { [key: string]: unknown };
 
@@ -83,68 +83,22 @@ function refusals(id: string, box: HTMLElement): HTMLElement[] {
   );
 }
 
-function sampling(id: string, params: Params): HTMLElement {
+function sampling(id: string, params: Params, draft: unknown): HTMLElement {
   const box = h("div", { class: "dialog", role: "dialog", "aria-label": "sampling", "data-dialog": id });
-  const messages = Array.isArray(params.messages) ? (params.messages as Params[]) : [];
-  const reply = h("textarea", {
-    rows: 4,
-    "aria-label": "reply",
-    placeholder: "the reply the model would give",
-  });
-  const model = h("input", { type: "text", value: "human-in-the-inspector", "aria-label": "model name" });
-  const send = () =>
-    void answer(
-      id,
-      {
-        result: {
-          role: "assistant",
-          content: { type: "text", text: reply.value },
-          model: model.value,
-          stopReason: "endTurn",
-        },
-      },
-      box,
-    );
-  replace(
+  samplingDialog(
     box,
-    h("h3", null, "The server asks for a model reply (sampling)"),
-    typeof params.systemPrompt === "string"
-      ? h("div", null, h("span", { class: "badge" }, "system"), pre(params.systemPrompt, "text"))
-      : null,
-    messages.map((m) =>
-      h(
-        "div",
-        { class: "message" },
-        h("span", { class: "badge" }, String(m.role)),
-        (Array.isArray(m.content) ? (m.content as Params[]) : [(m.content ?? {}) as Params]).map((c) =>
-          contentItem(c),
-        ),
-      ),
-    ),
-    h("div", { class: "hint" }, `maxTokens ${String(params.maxTokens ?? "?")}`),
-    h("label", null, "Reply ", reply),
-    h("label", { class: "inline" }, "model ", model),
-    h(
-      "div",
-      { class: "bar" },
-      h("button", { type: "button", class: "primary", onclick: send }, "Send reply"),
-      h(
-        "button",
-        {
-          type: "button",
-          onclick: () => void answer(id, { error: "the user rejected the sampling request" }, box),
-        },
-        "Reject",
-      ),
-    ),
+    params,
+    draft,
+    (result) => void answer(id, { result }, box),
+    () => void answer(id, { reject: true }, box),
   );
   return box;
 }
 
 on("dialog", (data) => {
-  const d = data as { id: string; kind: string; params: Params };
+  const d = data as { id: string; kind: string; params: Params; draft?: unknown };
   if (open.has(d.id)) return;
-  const box = d.kind === "sampling" ? sampling(d.id, d.params) : elicitation(d.id, d.params);
+  const box = d.kind === "sampling" ? sampling(d.id, d.params, d.draft) : elicitation(d.id, d.params);
   open.set(d.id, box);
   layer.append(box);
 });
