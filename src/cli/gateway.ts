@@ -1,12 +1,14 @@
 import { type FSWatcher, readFileSync, watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createGateway, type GatewayPlugin } from "../gateway/index.js";
+import { createGateway, type GatewayPlugin, parseGatewayConfig } from "../gateway/index.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { serve } from "../node/index.js";
 import type { Server } from "../server/index.js";
 import { serveStdio } from "../stdio/index.js";
 import { ExitCode, type ExitStatus } from "./exit-codes.js";
+import { GatewayCredentials } from "./gateway-auth.js";
+import { runGatewayLogin } from "./gateway-login.js";
 import type { CliIo } from "./io.js";
 
 /** The text of `mcpkit gateway --help`. */
@@ -14,11 +16,14 @@ export const GATEWAY_USAGE = `mcpkit gateway: many MCP servers behind one endpoi
 
 Usage:
   mcpkit gateway --config FILE [--stdio | --host HOST --port PORT --path PATH]
+  mcpkit gateway login --config FILE UPSTREAM   (once, for an upstream with "oauth" authorization_code)
 
 The config is a desktop client's "mcpServers" file, plus gateway keys (docs/gateway.md). Over HTTP (the
 default) the first line on stdout is the URL it listens on; --stdio serves one client on stdin/stdout.
 The config is read again on SIGHUP and when the file changes: upstreams whose entry did not change keep
-running. Ctrl-C (or SIGTERM) stops it and every upstream.
+running. Ctrl-C (or SIGTERM) stops it and every upstream. An HTTP upstream's "oauth" gets its tokens (a
+client_credentials grant, or what "mcpkit gateway login" stored) and keeps them in its own file of the token
+directory ("gateway": {"tokenStore": {"dir": ...}}, default ~/.config/mcpkit/gateway-tokens).
 
 Flags:
   --config FILE   the config file (required)
@@ -48,6 +53,7 @@ export async function runGateway(
   io: CliIo,
   proc: GatewayProcess,
 ): Promise<ExitStatus> {
+  if (argv[0] === "login") return runGatewayLogin(argv.slice(1), io);
   let values: ReturnType<typeof parse>["values"];
   try {
     values = parse(argv).values;
@@ -70,8 +76,14 @@ export async function runGateway(
     return ExitCode.USAGE;
   }
   let server: Server;
+  const credentials = new GatewayCredentials(file, process.env);
   try {
-    server = createGateway({ config: readConfig(file) });
+    const config = readConfig(file);
+    await credentials.prepare(parseGatewayConfig(config));
+    server = createGateway({
+      config,
+      authProviders: (upstream, checked) => credentials.provider(upstream, checked),
+    });
   } catch (error) {
     io.stderr.write(`mcpkit gateway: ${file}: ${(error as Error).message}\n`);
     return error instanceof McpkitError && error.code === "INVALID_CONFIG"
@@ -84,7 +96,9 @@ export async function runGateway(
   const reload = (why: string) => {
     reloading = reloading.then(async () => {
       try {
-        await gateway.reload(readConfig(file));
+        const config = readConfig(file);
+        await credentials.prepare(parseGatewayConfig(config));
+        await gateway.reload(config);
         note(`reloaded ${file} (${why})`);
       } catch (error) {
         note(`kept the running config: ${file}: ${(error as Error).message}`);

@@ -12,13 +12,18 @@ export interface CliLogin {
   close(): Promise<void>;
 }
 
-/** Where `--login` keeps credentials without `--credentials`: `$XDG_CONFIG_HOME/mcpkit`, else `~/.config/mcpkit`. */
-export function defaultCredentialsPath(): string {
+/** mcpkit's folder of the user's config: `$XDG_CONFIG_HOME/mcpkit`, else `~/.config/mcpkit`. */
+export function mcpkitConfigHome(): string {
   const base =
     env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== ""
       ? env.XDG_CONFIG_HOME
       : join(homedir(), ".config");
-  return join(base, "mcpkit", "credentials.json");
+  return join(base, "mcpkit");
+}
+
+/** Where `--login` keeps credentials without `--credentials`: `credentials.json` in {@link mcpkitConfigHome}. */
+export function defaultCredentialsPath(): string {
+  return join(mcpkitConfigHome(), "credentials.json");
 }
 
 /**

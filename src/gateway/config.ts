@@ -2,6 +2,7 @@ import { checkKeys, nonNegativeInteger, optionError, positiveInteger } from "../
 import { isObject } from "../jsonrpc/message.js";
 import { type AccessRule, parseAccess } from "./access.js";
 import { checkGlobs } from "./glob.js";
+import { parseTokenStore, parseUpstreamOAuth, type UpstreamOAuth } from "./oauth-config.js";
 import { isPrivateAddress } from "./private-address.js";
 
 /** How one upstream is reached: a command run over stdio, or a Streamable HTTP endpoint. */
@@ -15,7 +16,13 @@ export type UpstreamTarget =
       /** Variables of the gateway's own environment passed on (the `gateway` stdio preset passes none else). */
       readonly inheritEnv: readonly string[];
     }
-  | { readonly kind: "http"; readonly url: string; readonly headers: { readonly [name: string]: string } };
+  | {
+      readonly kind: "http";
+      readonly url: string;
+      readonly headers: { readonly [name: string]: string };
+      /** Its OAuth (`oauth`), absent for static `headers` only. */
+      readonly oauth?: UpstreamOAuth;
+    };
 
 /** The policy and bounds of one upstream, after defaults. */
 export interface UpstreamPolicy {
@@ -63,10 +70,12 @@ export interface GatewayConfig {
   readonly restart: { readonly initialDelayMs: number; readonly maxDelayMs: number };
   /** Per-principal access rules (`undefined`: everyone may use everything). */
   readonly access: readonly AccessRule[] | undefined;
+  /** `gateway.tokenStore.dir`: where `mcpkit gateway` keeps the upstreams' OAuth tokens, as written (`~/...`). */
+  readonly tokenDir: string | undefined;
 }
 
 const TOP_KEYS = ["mcpServers", "gateway"];
-const GATEWAY_KEYS = ["separator", "uriScheme", "restart", "defaults", "access"];
+const GATEWAY_KEYS = ["separator", "uriScheme", "restart", "defaults", "access", "tokenStore"];
 const POLICY_KEYS = [
   "tools",
   "readOnly",
@@ -88,7 +97,15 @@ const DESKTOP_KEYS = [
   "description",
 ];
 const STDIO_KEYS = ["command", "args", "env", "cwd", "inheritEnv", "start", ...POLICY_KEYS, ...DESKTOP_KEYS];
-const HTTP_KEYS = ["url", "headers", "allowPrivateAddress", "start", ...POLICY_KEYS, ...DESKTOP_KEYS];
+const HTTP_KEYS = [
+  "url",
+  "headers",
+  "oauth",
+  "allowPrivateAddress",
+  "start",
+  ...POLICY_KEYS,
+  ...DESKTOP_KEYS,
+];
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const SEPARATOR = /^[A-Za-z0-9_.-]{1,4}$/;
 const SCHEME = /^[a-z][a-z0-9+.-]{0,31}$/;
@@ -156,6 +173,7 @@ export function parseGatewayConfig(input: unknown): GatewayConfig {
     upstreams: Object.freeze(upstreams),
     restart: Object.freeze({ initialDelayMs, maxDelayMs: Math.max(maxDelayMs, initialDelayMs) }),
     access: parseAccess(gateway.access),
+    tokenDir: parseTokenStore(gateway.tokenStore),
   });
 }
 
@@ -210,10 +228,14 @@ function upstreamOf(
         "names a private or link-local address (cloud metadata lives there); set allowPrivateAddress: true to mean it",
       );
     }
+    const headers = stringMapAt(entry.headers, `${key}.headers`);
     target = Object.freeze({
       kind: "http" as const,
       url,
-      headers: stringMapAt(entry.headers, `${key}.headers`),
+      headers,
+      ...(entry.oauth === undefined
+        ? {}
+        : { oauth: parseUpstreamOAuth(entry.oauth, `${key}.oauth`, headers) }),
     });
   }
   return Object.freeze({ name, target, policy, start });

@@ -29,14 +29,18 @@ export interface GatewayOptions
   /** How long a call waits for the client's next input round (default 120,000 ms). */
   inputRoundTimeoutMs?: number;
   /**
-   * Credentials of HTTP upstreams beyond their static `headers`, by upstream name: an `HttpAuthProvider`, such as
+   * Credentials of HTTP upstreams beyond their static `headers`: by upstream name, an `HttpAuthProvider`, such as
    * mcpkit/auth's `OAuthClient` with a machine grant (`client_credentials`) and its own token store, so each
-   * upstream has its own tokens. A name that is no HTTP upstream of the config is refused (`INVALID_CONFIG`).
+   * upstream has its own tokens; or a function making one for an upstream of the config (called again for each
+   * upstream a reload adds or changes). A name that is no HTTP upstream of the config is refused, and so is an
+   * upstream whose entry has `oauth` but gets no provider (`INVALID_CONFIG`): `mcpkit gateway` makes those.
    *
    * @example
    * authProviders: { search: new OAuthClient({ grant: { type: "client_credentials", clientId, clientSecret } }) }
    */
-  authProviders?: { readonly [upstream: string]: HttpAuthProvider };
+  authProviders?:
+    | { readonly [upstream: string]: HttpAuthProvider }
+    | ((upstream: UpstreamConfig, config: GatewayConfig) => HttpAuthProvider | undefined);
   /** The clock of restarts and round expiries (tests pass a manual one). */
   clock?: Clock;
 }
@@ -121,13 +125,13 @@ export function createGateway(options: GatewayOptions): Server {
       server?.notifyResourceUpdated(names.uri(upstream.name, uri)).catch(published("a resource update")),
     log: (upstream, message) => bridge.log(upstream.name, message),
   };
-  const make = (entry: UpstreamConfig) =>
+  const make = (entry: UpstreamConfig, within = config) =>
     new Upstream(entry, {
       clock: time,
       events,
       restart: config.restart,
       resolver: bridge.resolver(entry.name),
-      authProvider: authProviders?.[entry.name],
+      authProvider: providerOf(authProviders, entry, within),
       log: (message, details) => logger?.warn(message, details),
     });
   const boot = (list: Iterable<Upstream>) =>
@@ -166,13 +170,14 @@ export function createGateway(options: GatewayOptions): Server {
       if (checked.separator !== config.separator || checked.uriScheme !== config.uriScheme) {
         throw optionError("gateway", "separator and uriScheme cannot change on reload; restart the gateway");
       }
+      checkAuthProviders(authProviders, checked);
       const kept = new Map<string, Upstream>();
       const stale: Upstream[] = [];
       for (const entry of checked.upstreams) {
         const old = upstreams.get(entry.name);
         if (old !== undefined && JSON.stringify(old.config) === JSON.stringify(entry))
           kept.set(entry.name, old);
-        else kept.set(entry.name, make(entry));
+        else kept.set(entry.name, make(entry, checked));
       }
       for (const [name, old] of upstreams) if (kept.get(name) !== old) stale.push(old);
       config = checked;
@@ -205,13 +210,15 @@ export function createGateway(options: GatewayOptions): Server {
   return server;
 }
 
-/** Each auth provider names an HTTP upstream of the config, and is one. */
-function checkAuthProviders(
-  providers: { readonly [upstream: string]: HttpAuthProvider } | undefined,
-  config: GatewayConfig,
-): void {
-  if (providers === undefined) return;
-  for (const [name, provider] of Object.entries(providers)) {
+type AuthProviders = GatewayOptions["authProviders"];
+
+/**
+ * Each auth provider of a record names an HTTP upstream of the config, and is one; every upstream whose entry has
+ * `oauth` gets one (a function is asked, and what it makes is checked, when the upstream is made).
+ */
+function checkAuthProviders(providers: AuthProviders, config: GatewayConfig): void {
+  if (typeof providers === "function") return;
+  for (const [name, provider] of Object.entries(providers ?? {})) {
     const upstream = config.upstreams.find((u) => u.name === name);
     if (upstream?.target.kind !== "http") {
       throw optionError(`authProviders.${name}`, "names no HTTP upstream of the config");
@@ -220,4 +227,33 @@ function checkAuthProviders(
       throw optionError(`authProviders.${name}`, "must have headers() and onChallenge()");
     }
   }
+  for (const upstream of config.upstreams) {
+    if (upstream.target.kind === "http" && upstream.target.oauth !== undefined) {
+      providerOf(providers, upstream, config);
+    }
+  }
+}
+
+/** The provider of one upstream; one whose entry has `oauth` must get one. */
+function providerOf(
+  providers: AuthProviders,
+  upstream: UpstreamConfig,
+  config: GatewayConfig,
+): HttpAuthProvider | undefined {
+  const provider =
+    upstream.target.kind !== "http"
+      ? undefined
+      : typeof providers === "function"
+        ? providers(upstream, config)
+        : providers?.[upstream.name];
+  if (provider !== undefined && !isAuthProvider(provider)) {
+    throw optionError(`authProviders.${upstream.name}`, "must have headers() and onChallenge()");
+  }
+  if (provider === undefined && upstream.target.kind === "http" && upstream.target.oauth !== undefined) {
+    throw optionError(
+      `authProviders.${upstream.name}`,
+      `is required: mcpServers.${upstream.name}.oauth is set (mcpkit gateway makes one from it; a program passes it)`,
+    );
+  }
+  return provider;
 }

@@ -13,3 +13,4 @@ export {
 } from "./config.js";
 export { createGateway, type GatewayOptions, type GatewayPlugin, type UpstreamStatus } from "./gateway.js";
 export { globMatcher } from "./glob.js";
+export type { UpstreamOAuth } from "./oauth-config.js";

@@ -103,6 +103,8 @@ export class Upstream {
         const options = { timeoutMs: this.config.policy.timeoutMs, ...(signal ? { signal } : {}) };
         return await work(client, options);
       } catch (error) {
+        const refused = unauthorized(error);
+        if (refused !== undefined) this.lose(client, `its authorization failed (UNAUTHORIZED): ${refused}`);
         throw this.translate(error);
       }
     }, signal);
@@ -173,7 +175,8 @@ export class Upstream {
         error: describe(error),
       });
       const kind = error instanceof McpkitError ? ` (${error.code})` : "";
-      this.down(`it failed to start${kind}${opened.why() ? `: ${opened.why()}` : ""}`);
+      const why = unauthorized(error) ?? opened.why();
+      this.down(`it failed to start${kind}${why ? `: ${why}` : ""}`);
       throw this.unavailable(this.downReason ?? "");
     }
     if (this.closed) {
@@ -223,6 +226,17 @@ export class Upstream {
     }
   }
 
+  /**
+   * Its credentials stopped working while it was up (a refresh token revoked, a login needed): it is down, its
+   * items withdrawn, and started again after the backoff, which picks up a new login from the token store.
+   */
+  private lose(client: Client, reason: string): void {
+    if (this.client !== client || this.closed) return;
+    this.client = undefined;
+    void client.close().catch(() => {});
+    this.down(reason);
+  }
+
   private down(reason: string): void {
     this.downReason = reason;
     const hadItems = this.lists !== EMPTY;
@@ -266,6 +280,8 @@ export class Upstream {
           reason: "upstream_timeout",
         });
       }
+      if (error.code === "UNAUTHORIZED")
+        return this.unavailable(this.downReason ?? "its authorization failed");
       if (error.code === "CLOSED" || error.code === "TRANSPORT") {
         return this.unavailable("its connection ended during the call");
       }
@@ -309,6 +325,15 @@ async function listAll(client: Client, timeoutMs?: number): Promise<UpstreamList
     caps.resources ? client.listAllResourceTemplates(options).catch(() => []) : [],
   ]);
   return { tools, prompts, resources, templates };
+}
+
+/**
+ * The message of an auth provider's `UNAUTHORIZED` failure (mcpkit/auth's errors never hold a token, code or
+ * secret, so a client may read it: "log in first: ..."), or undefined for any other error.
+ */
+function unauthorized(error: unknown): string | undefined {
+  const cause = error instanceof McpkitError && error.code !== "UNAUTHORIZED" ? error.cause : error;
+  return cause instanceof McpkitError && cause.code === "UNAUTHORIZED" ? cause.message : undefined;
 }
 
 function describe(error: unknown): string {

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { OAuthClient } from "../../src/auth/index.js";
+import { MemoryCredentialStore, OAuthClient } from "../../src/auth/index.js";
 import { FileCredentialStore, startLoopbackRedirect } from "../../src/auth-node/index.js";
 import { Client } from "../../src/client/client.js";
 import { StreamableHttpClientTransport } from "../../src/http/client/transport.js";
@@ -110,6 +110,42 @@ describe("machine grants", () => {
     expect(request?.params).toMatchObject({ grant_type: "client_credentials", resource: w.mcpUrl });
     expect(Buffer.from(String(request?.authorization).slice(6), "base64").toString()).toBe("svc-1:s+e-c");
     expect(w.log.authorizations).toHaveLength(0);
+  });
+
+  it("client_credentials: an expired token is replaced by a new grant, in a running client and from a store", async () => {
+    const w = await world();
+    w.config.authMethods = ["client_secret_basic"];
+    let now = 1_000_000;
+    const store = new MemoryCredentialStore();
+    const grant = { type: "client_credentials" as const, clientId: "svc-3", clientSecret: "secret-3" };
+    const transport = new StreamableHttpClientTransport({
+      url: w.mcpUrl,
+      authProvider: new OAuthClient({ grant, store, now: () => now }),
+    });
+    const client = new Client({ transport, clientInfo: { name: "auth-node", version: "1.0.0" } });
+    cleanups.push(() => client.close());
+    await client.connect();
+    await client.listTools();
+    now += 3_600_000;
+    await client.listTools();
+    // A new client (a restart) with the expired token in its store: a new grant, not a refusal.
+    now += 3_600_000;
+    await listWith(w, new OAuthClient({ grant, store, now: () => now }));
+    expect(w.log.tokenRequests.map((t) => t.params.grant_type)).toEqual([
+      "client_credentials",
+      "client_credentials",
+      "client_credentials",
+    ]);
+  });
+
+  it("asks for the configured scopes instead of the challenge's or the metadata's", async () => {
+    const w = await world();
+    w.config.prmScopes = ["mcp:read", "mcp:write"];
+    w.config.challengeScope = "mcp:write";
+    const grant = { type: "client_credentials" as const, clientId: "svc-4", clientSecret: "secret-4" };
+    await listWith(w, new OAuthClient({ grant, scopes: ["mcp:read"] }));
+    expect(w.log.tokenRequests[0]?.params.scope).toBe("mcp:read");
+    expect(() => new OAuthClient({ grant, scopes: ["a b"] })).toThrow(/OAuthClient scopes/);
   });
 
   it("client_credentials with private_key_jwt: an ES256 assertion with iss = sub = client id and aud = issuer", async () => {

@@ -25,12 +25,16 @@ export interface CliProcess {
   exited: Promise<number>;
 }
 
-/** Starts `mcpkit ...args`; stdin is a pipe (not a terminal), ended at once unless `keepStdin`. */
-export function startCli(args: readonly string[], options: { keepStdin?: boolean } = {}): CliProcess {
+/** Starts `mcpkit ...args`; stdin is a pipe (not a terminal), ended at once unless `keepStdin`; `env` replaces its environment. */
+export function startCli(
+  args: readonly string[],
+  options: { keepStdin?: boolean; env?: { [name: string]: string | undefined } } = {},
+): CliProcess {
   requireBuiltCli();
   const child = spawn(process.execPath, [CLI_MAIN, ...args], {
     cwd: repoRoot,
     stdio: ["pipe", "pipe", "pipe"],
+    ...(options.env === undefined ? {} : { env: options.env }),
   });
   let out = "";
   let err = "";

@@ -144,3 +144,126 @@ describe("createGateway options", () => {
     expect(error.message).toBe(`gateway option ${key} must be a positive integer`);
   });
 });
+
+describe("OAuth of HTTP upstreams", () => {
+  const url = "https://search.example.com/mcp";
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own "${NAME}" syntax
+  const machine = { grant: "client_credentials", clientId: "gateway", clientSecret: "${SEARCH_SECRET}" };
+  const oauthOf = (input: unknown) => parseGatewayConfig(input).upstreams[0]?.target;
+
+  it("takes a machine grant whose secret is read from the environment, and a login, and a token directory", () => {
+    const config = parseGatewayConfig({
+      gateway: { tokenStore: { dir: "~/.config/mcpkit/gateway-tokens" } },
+      mcpServers: {
+        search: { url, oauth: { ...machine, scopes: ["mcp:read"] } },
+        notes: { url, oauth: { grant: "authorization_code", redirectPort: 8765 } },
+        env: { url, oauth: { grant: "client_credentials", clientId: "g", clientSecretEnv: "G_SECRET" } },
+      },
+    });
+    expect(config.tokenDir).toBe("~/.config/mcpkit/gateway-tokens");
+    expect(config.upstreams.map((u) => (u.target.kind === "http" ? u.target.oauth : undefined))).toEqual([
+      {
+        grant: "client_credentials",
+        clientId: "gateway",
+        clientSecretEnv: "SEARCH_SECRET",
+        scopes: ["mcp:read"],
+        redirectPort: 0,
+      },
+      {
+        grant: "authorization_code",
+        clientId: undefined,
+        clientSecretEnv: undefined,
+        scopes: undefined,
+        redirectPort: 8765,
+      },
+      {
+        grant: "client_credentials",
+        clientId: "g",
+        clientSecretEnv: "G_SECRET",
+        scopes: undefined,
+        redirectPort: 0,
+      },
+    ]);
+    expect(oauthOf({ mcpServers: { a: { url } } })).not.toHaveProperty("oauth");
+    expect(parseGatewayConfig({ mcpServers: {} }).tokenDir).toBeUndefined();
+  });
+
+  it.each([
+    [{ url, oauth: "yes" }, "mcpServers.a.oauth", "must be an object"],
+    [{ url, oauth: { ...machine, grant: "password" } }, "mcpServers.a.oauth.grant", "must be"],
+    [{ url, oauth: { clientId: "g" } }, "mcpServers.a.oauth.grant", "must be"],
+    [{ url, oauth: { ...machine, clientId: undefined } }, "mcpServers.a.oauth.clientId", "is required"],
+    [{ url, oauth: { ...machine, clientId: "" } }, "mcpServers.a.oauth.clientId", "non-empty"],
+    [
+      { url, oauth: { ...machine, clientSecret: "hunter2" } },
+      "mcpServers.a.oauth.clientSecret",
+      "environment",
+    ],
+    [
+      { url, oauth: { ...machine, clientSecret: undefined } },
+      "mcpServers.a.oauth.clientSecretEnv",
+      "required",
+    ],
+    [{ url, oauth: { ...machine, clientSecretEnv: "X" } }, "mcpServers.a.oauth.clientSecretEnv", "not both"],
+    [
+      { url, oauth: { ...machine, clientSecret: undefined, clientSecretEnv: "1X" } },
+      "mcpServers.a.oauth.clientSecretEnv",
+      "variable",
+    ],
+    [{ url, oauth: { ...machine, scopes: ["a b"] } }, "mcpServers.a.oauth.scopes[0]", "scope"],
+    [{ url, oauth: { ...machine, scopes: "mcp:read" } }, "mcpServers.a.oauth.scopes", "array"],
+    [
+      { url, oauth: { ...machine, redirectPort: 8765 } },
+      "mcpServers.a.oauth.redirectPort",
+      "authorization_code",
+    ],
+    [
+      { url, oauth: { grant: "authorization_code", redirectPort: 70_000 } },
+      "mcpServers.a.oauth.redirectPort",
+      "65535",
+    ],
+    [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own "${NAME}" syntax
+      { url, oauth: { grant: "authorization_code", clientSecret: "${S}" } },
+      "mcpServers.a.oauth.clientId",
+      "secret",
+    ],
+    [{ url, oauth: { ...machine, resourse: url } }, "mcpServers.a.oauth.resourse", "not an option"],
+    [
+      { url, headers: { Authorization: "Bearer x" }, oauth: machine },
+      "mcpServers.a.headers.Authorization",
+      "oauth",
+    ],
+    [{ command: "node", oauth: machine }, "mcpServers.a.oauth", "not an option"],
+  ])("refuses %j naming %s", (entry, key, words) => {
+    const error = configError(() => parseGatewayConfig({ mcpServers: { a: entry } }));
+    expect(error.details).toEqual({ key });
+    expect(error.message.startsWith(key)).toBe(true);
+    expect(error.message).toContain(words);
+    // A secret written inline is never repeated in the error.
+    expect(error.message).not.toContain("hunter2");
+  });
+
+  it.each([
+    [{ tokenStore: "dir" }, "gateway.tokenStore", "object"],
+    [{ tokenStore: { dir: "" } }, "gateway.tokenStore.dir", "non-empty"],
+    [{ tokenStore: { path: "x" } }, "gateway.tokenStore.path", "not an option"],
+  ])("refuses gateway %j naming %s", (gateway, key, words) => {
+    const error = configError(() => parseGatewayConfig({ gateway, mcpServers: {} }));
+    expect(error.details).toEqual({ key });
+    expect(error.message).toContain(words);
+  });
+
+  it("a program must pass an auth provider for an upstream whose entry has oauth", () => {
+    const config = { mcpServers: { search: { url, oauth: machine } } };
+    const error = configError(() => createGateway({ config }));
+    expect(error.details).toEqual({ key: "authProviders.search" });
+    expect(error.message).toContain("mcpkit gateway");
+    const provider = { headers: () => undefined, onChallenge: () => false };
+    expect(() => createGateway({ config, authProviders: { search: provider } })).not.toThrow();
+    expect(() => createGateway({ config, authProviders: () => provider })).not.toThrow();
+    expect(configError(() => createGateway({ config, authProviders: () => undefined })).details).toEqual({
+      key: "authProviders.search",
+    });
+  });
+});

@@ -17,6 +17,8 @@ export interface AuthServer {
   readonly introspectionClient: { readonly clientId: string; readonly clientSecret: string };
   /** A confidential client whose client_credentials tokens are opaque (oidc-provider introspects only those). */
   readonly serviceClient: { readonly clientId: string; readonly clientSecret: string };
+  /** A confidential client whose client_credentials tokens are JWTs (a gateway's machine identity). */
+  readonly machineClient: { readonly clientId: string; readonly clientSecret: string };
   /** Grants issued, by type (`authorization_code`, `refresh_token`). */
   readonly grants: { [type: string]: number };
   /** Scope strings of every authorization request, in order. */
@@ -29,6 +31,8 @@ export interface AuthServer {
 export interface AuthServerOptions {
   /** The MCP resource (its JWT access tokens name it in `aud`). */
   resource: string;
+  /** More MCP resources it issues tokens for (each its own audience), besides `resource`. */
+  otherResources?: readonly string[];
   /** Scopes the resource accepts. */
   scopes: readonly string[];
   /** The user the interaction logs in (default "alice"). */
@@ -47,6 +51,8 @@ export async function startAuthServer(options: AuthServerOptions): Promise<AuthS
     clientSecret: "introspection-secret-0123456789",
   };
   const serviceClient = { clientId: "service-client", clientSecret: "service-secret-0123456789" };
+  const machineClient = { clientId: "machine-client", clientSecret: "machine-secret-0123456789" };
+  const resources = [options.resource, ...(options.otherResources ?? [])];
   const provider = new Provider(issuer, {
     jwks: {
       keys: [
@@ -70,6 +76,14 @@ export async function startAuthServer(options: AuthServerOptions): Promise<AuthS
         grant_types: ["client_credentials"],
         scope: options.scopes.join(" "),
       },
+      {
+        client_id: machineClient.clientId,
+        client_secret: machineClient.clientSecret,
+        redirect_uris: [],
+        response_types: [],
+        grant_types: ["client_credentials"],
+        scope: options.scopes.join(" "),
+      },
     ],
     cookies: { keys: ["oidc-provider-test-cookie-key"] },
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
@@ -84,10 +98,10 @@ export async function startAuthServer(options: AuthServerOptions): Promise<AuthS
         defaultResource: () => options.resource,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator, client) => {
-          if (indicator !== options.resource) throw new errors.InvalidTarget();
+          if (!resources.includes(indicator)) throw new errors.InvalidTarget();
           return {
             scope: options.scopes.join(" "),
-            audience: options.resource,
+            audience: indicator,
             accessTokenFormat: client.clientId === serviceClient.clientId ? "opaque" : "jwt",
             accessTokenTTL: 3600,
             jwt: { sign: { alg: "ES256" } },
@@ -131,6 +145,7 @@ export async function startAuthServer(options: AuthServerOptions): Promise<AuthS
     provider,
     introspectionClient,
     serviceClient,
+    machineClient,
     grants,
     authorizationScopes,
     authorizationResources,

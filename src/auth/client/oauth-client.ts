@@ -137,13 +137,12 @@ export class OAuthClient implements HttpAuthProvider {
     const binding = await this.bind(state, undefined, false);
     try {
       const tokens = (await this.store.get(binding.key))?.tokens;
-      const usable =
-        tokens !== undefined && (tokens.expires_at ?? Infinity) - EXPIRY_MARGIN_MS > this.options.now();
+      const usable = tokens !== undefined && this.usable(tokens);
       if (!usable && tokens?.refresh_token !== undefined)
         await this.refresh(state, binding).catch(() => undefined);
       const now = (await this.store.get(binding.key))?.tokens;
-      if (now === undefined || (now.expires_at ?? Infinity) - EXPIRY_MARGIN_MS <= this.options.now()) {
-        await this.login(state, binding, initialScopes(undefined, binding.prm?.scopesSupported));
+      if (now === undefined || !this.usable(now)) {
+        await this.login(state, binding, this.firstScopes(undefined, binding));
       }
     } catch (error) {
       if (isAuthFailure(error, "interaction_required")) {
@@ -197,8 +196,11 @@ export class OAuthClient implements HttpAuthProvider {
   /** True when the stored token is not the one the refused request carried (another recovery replaced it). */
   private async replacedSince(state: ServerState, sent: HeaderRecord | undefined): Promise<boolean> {
     if (state.binding === undefined) return false;
+    // A request sent without a token is `recover`'s to judge: the stored one may have expired unrefreshed.
+    const token = tokenOf(sent);
+    if (token === undefined) return false;
     const current = (await this.store.get(state.binding.key))?.tokens?.access_token;
-    return current !== undefined && sent !== undefined && current !== tokenOf(sent);
+    return current !== undefined && current !== token;
   }
 
   /** A 401: rediscover (the server may have moved to another authorization server), refresh once, else log in. */
@@ -218,20 +220,29 @@ export class OAuthClient implements HttpAuthProvider {
     }
     const stored = await this.store.get(binding.key);
     const sent = tokenOf(challenge.sent);
-    if (sent === undefined && stored?.tokens !== undefined) return true;
-    if (stored?.tokens !== undefined && sent === stored.tokens.access_token) {
-      if (
-        stored.tokens.refresh_token !== undefined &&
-        challenge.attempt === 0 &&
-        this.options.grant === undefined
-      ) {
+    const tokens = stored?.tokens;
+    // Nothing was sent although a token is stored: it was not bound yet (resend it), or it expired and could not
+    // be refreshed before use (a machine grant has no refresh token: replace it).
+    if (sent === undefined && tokens !== undefined && this.usable(tokens)) return true;
+    if (tokens !== undefined && (sent === undefined || sent === tokens.access_token)) {
+      if (tokens.refresh_token !== undefined && challenge.attempt === 0 && this.options.grant === undefined) {
         const fresh = await this.refresh(state, binding).catch(() => undefined);
         if (fresh !== undefined) return true;
       }
       await this.dropTokens(binding.key);
     }
-    await this.login(state, binding, initialScopes(params?.scope, binding.prm?.scopesSupported));
+    await this.login(state, binding, this.firstScopes(params?.scope, binding));
     return true;
+  }
+
+  /** The configured scopes, else MCP's selection (the challenge's, else the resource's `scopes_supported`). */
+  private firstScopes(challengeScope: string | undefined, binding: Binding): readonly string[] {
+    return this.options.scopes ?? initialScopes(challengeScope, binding.prm?.scopesSupported);
+  }
+
+  /** True when `tokens` does not expire within the margin. */
+  private usable(tokens: StoredTokens): boolean {
+    return (tokens.expires_at ?? Infinity) - EXPIRY_MARGIN_MS > this.options.now();
   }
 
   /** A 403 `insufficient_scope`: a new login asking for the union of what was asked before and the challenge. */

@@ -50,6 +50,11 @@ export interface OAuthClientOptions {
   clients?: PreRegisteredClient[];
   /** A grant without a person instead of the authorization code flow. */
   grant?: MachineGrant;
+  /**
+   * The scopes of a first login or machine grant, instead of MCP's selection (the challenge's `scope`, else the
+   * resource metadata's `scopes_supported`). A step-up still adds what a 403 asks for.
+   */
+  scopes?: string[];
   /** Where registrations and tokens live. Default: a new `MemoryCredentialStore`. */
   store?: CredentialStore;
   /** The `fetch` for metadata, registration and token requests. Default: the platform's. */
@@ -83,6 +88,7 @@ export interface ResolvedOAuthOptions {
   readonly clientIdMetadataUrl: string | undefined;
   readonly clients: readonly PreRegisteredClient[];
   readonly grant: MachineGrant | undefined;
+  readonly scopes: readonly string[] | undefined;
   readonly fetch: FetchLike;
   readonly allowHttp: boolean;
   readonly timeoutMs: number;
@@ -105,6 +111,7 @@ const KNOWN = new Set([
   "clientIdMetadataUrl",
   "clients",
   "grant",
+  "scopes",
   "store",
   "fetch",
   "allowHttp",
@@ -136,6 +143,14 @@ export function resolveOAuthOptions(options: OAuthClientOptions): ResolvedOAuthO
     if (typeof client?.clientId !== "string" || client.clientId === "")
       throw invalid("clients", "need a clientId");
   }
+  if (options.scopes !== undefined) {
+    if (!Array.isArray(options.scopes)) throw invalid("scopes", "must be an array of scope tokens");
+    for (const scope of options.scopes) {
+      if (typeof scope !== "string" || !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)) {
+        throw invalid("scopes", "must be scope tokens (printable ASCII, no space, quote or backslash)");
+      }
+    }
+  }
   if (options.clientIdMetadataUrl !== undefined) {
     const url = safeUrl(options.clientIdMetadataUrl);
     if (url?.protocol !== "https:" || url.pathname === "/") {
@@ -153,6 +168,7 @@ export function resolveOAuthOptions(options: OAuthClientOptions): ResolvedOAuthO
     clientIdMetadataUrl: options.clientIdMetadataUrl,
     clients: options.clients ?? [],
     grant: options.grant,
+    scopes: options.scopes === undefined ? undefined : [...options.scopes],
     fetch: options.fetch ?? ((url, init) => fetch(url, init)),
     allowHttp: options.allowHttp ?? false,
     timeoutMs: positiveInteger(options.timeoutMs, 30_000, "timeoutMs", PREFIX),
