@@ -2,6 +2,7 @@ import { type HttpAuthProvider, isAuthProvider } from "../http/index.js";
 import { type Clock, systemClock } from "../jsonrpc/clock.js";
 import { optionError, positiveInteger } from "../jsonrpc/config-check.js";
 import type { Implementation } from "../protocol/types/common.js";
+import type { Era } from "../protocol/versions.js";
 import {
   createServer,
   type Server,
@@ -47,6 +48,8 @@ export interface UpstreamStatus {
   name: string;
   /** `up`, `down` (waiting to restart), `starting`, or `idle` (lazy, not used yet). */
   state: "up" | "down" | "starting" | "idle";
+  /** The protocol version it speaks with the gateway (`2025-11-25` or `2026-07-28`), while it is up. */
+  era: Era | undefined;
   /** Tools it serves through the gateway now (after its policy). */
   tools: number;
   /** Calls running on it now. */
@@ -156,6 +159,7 @@ export function createGateway(options: GatewayOptions): Server {
       [...upstreams.values()].map((u) => ({
         name: u.name,
         state: u.state,
+        era: u.era,
         tools: u.lists.tools.filter((t) => catalogue.serves(u, t)).length,
         running: u.limiter.active,
         queued: u.limiter.queued,

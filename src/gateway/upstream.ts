@@ -6,7 +6,7 @@ import type { LoggingMessageParams } from "../protocol/types/lifecycle.js";
 import type { Prompt } from "../protocol/types/prompts.js";
 import type { Resource, ResourceTemplate } from "../protocol/types/resources.js";
 import type { Tool } from "../protocol/types/tools.js";
-import { MODERN_VERSION } from "../protocol/versions.js";
+import { type Era, MODERN_VERSION } from "../protocol/versions.js";
 import type { UpstreamConfig } from "./config.js";
 import { Limiter } from "./limiter.js";
 import { ResourceSubscriptions } from "./resource-subscriptions.js";
@@ -81,6 +81,11 @@ export class Upstream {
     if (this.client !== undefined) return "up";
     if (this.starting !== undefined) return "starting";
     return this.downReason === undefined ? "idle" : "down";
+  }
+
+  /** The protocol version the connected client negotiated; `undefined` while it is not up. */
+  get era(): Era | undefined {
+    return this.client?.era;
   }
 
   /** The connected client: starts the upstream if idle; a down upstream rejects with an error naming it. */
