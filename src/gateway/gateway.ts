@@ -10,6 +10,7 @@ import {
   type ServerOptions,
   type ServerPlugin,
 } from "../server/index.js";
+import type { Transport } from "../transports/transport.js";
 import { Access } from "./access.js";
 import { Bridge } from "./bridge.js";
 import { CatalogueBuilder } from "./catalogue.js";
@@ -38,6 +39,16 @@ export interface GatewayOptions
    * authProviders: { search: new OAuthClient({ grant: { type: "client_credentials", clientId, clientSecret } }) }
    */
   authProviders?: { readonly [upstream: string]: HttpAuthProvider };
+  /**
+   * Wraps the transport of each upstream (called once per connection, each start and restart, with the
+   * upstream's name): mcpkit/otel's `otelClientTransport`, with `otelServerPlugin()` in `plugins`, makes a
+   * client's call, the gateway's call to the upstream and the upstream's own span one trace (docs/gateway.md).
+   * The gateway imports nothing of OpenTelemetry: without this option its upstreams' transports are used as they are.
+   *
+   * @example
+   * createGateway({ config, plugins: [otelServerPlugin()], upstreamTransport: (t) => otelClientTransport(t) });
+   */
+  upstreamTransport?: (transport: Transport, upstream: string) => Transport;
   /** The clock of restarts and round expiries (tests pass a manual one). */
   clock?: Clock;
 }
@@ -96,8 +107,12 @@ export function createGateway(options: GatewayOptions): Server {
     clock,
     plugins,
     authProviders,
+    upstreamTransport,
     ...rest
   } = options;
+  if (upstreamTransport !== undefined && typeof upstreamTransport !== "function") {
+    throw optionError("upstreamTransport", "must be a function");
+  }
   let config = parseGatewayConfig(input);
   checkAuthProviders(authProviders, config);
   const time = clock ?? systemClock;
@@ -131,6 +146,7 @@ export function createGateway(options: GatewayOptions): Server {
       restart: config.restart,
       resolver: bridge.resolver(entry.name),
       authProvider: authProviders?.[entry.name],
+      wrap: upstreamTransport,
       log: (message, details) => logger?.warn(message, details),
     });
   const boot = (list: Iterable<Upstream>) =>

@@ -7,6 +7,7 @@ import type { Prompt } from "../protocol/types/prompts.js";
 import type { Resource, ResourceTemplate } from "../protocol/types/resources.js";
 import type { Tool } from "../protocol/types/tools.js";
 import { type Era, MODERN_VERSION } from "../protocol/versions.js";
+import type { Transport } from "../transports/transport.js";
 import type { UpstreamConfig } from "./config.js";
 import { Limiter } from "./limiter.js";
 import { ResourceSubscriptions } from "./resource-subscriptions.js";
@@ -39,6 +40,8 @@ export interface UpstreamDeps {
   resolver: InputResolver;
   /** The credentials of an HTTP upstream beyond its static headers (an `OAuthClient`), if any. */
   authProvider: HttpAuthProvider | undefined;
+  /** Wraps its transport (tracing), if the gateway was given a wrapper. */
+  wrap: ((transport: Transport, upstream: string) => Transport) | undefined;
   /** Where what only an operator should read goes (the server's logger). */
   log(message: string, details: { [key: string]: unknown }): void;
 }
@@ -153,7 +156,7 @@ export class Upstream {
     const { policy, target } = this.config;
     const opened = openUpstream(target, policy.timeoutMs, this.deps.authProvider);
     const client = new Client({
-      transport: opened.transport,
+      transport: this.deps.wrap?.(opened.transport, this.name) ?? opened.transport,
       clientInfo: { name: "mcpkit-gateway", version: "0.1.0" },
       capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} },
       onInputRequired: this.deps.resolver,
