@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import { Client, type InputResolver } from "../client/index.js";
 import type { HttpAuthProvider } from "../http/index.js";
 import type { Clock } from "../jsonrpc/clock.js";
@@ -65,6 +66,12 @@ export class Upstream {
   private delayMs: number;
   private timer: unknown;
   private closed = false;
+  /**
+   * Starts it in the async context it was made in, not the caller's: the call that happens to start a lazy
+   * upstream does not own its connection, so a trace of that call never holds the handshake, the first lists or
+   * the listen stream that lasts as long as the upstream.
+   */
+  private readonly detached = AsyncResource.bind((start: () => Promise<Client>) => start());
 
   constructor(
     readonly config: UpstreamConfig,
@@ -97,7 +104,7 @@ export class Upstream {
     if (this.closed) return Promise.reject(this.unavailable("the gateway is closing"));
     if (this.starting !== undefined) return this.starting;
     if (this.downReason !== undefined) return Promise.reject(this.unavailable(this.downReason));
-    return this.start();
+    return this.detached(() => this.start());
   }
 
   /** Runs one operation in a slot of this upstream, under its deadline and `signal`. */

@@ -122,6 +122,27 @@ describe.each(ERAS)("a traced %s client through the gateway", (era) => {
   });
 });
 
+describe("a lazy upstream started by a traced call", () => {
+  it("connects outside the call's trace: the call's trace holds the call alone, the upstream's start its own", async () => {
+    const otel = otelHarness();
+    const up = { ...(await tracedUpstream(otel)), start: "lazy" };
+    const client = await tracedClient(otel, await gateway(otel, up), MODERN_VERSION);
+    await client.callTool("up__echo", {});
+    const trace = traceOf(one(otel, "tools/call up__echo", SpanKind.CLIENT));
+    const inTrace = otel.spans().filter((span) => traceOf(span) === trace);
+    expect(inTrace.map((span) => `${span.name} ${SpanKind[span.kind]}`).sort()).toEqual([
+      "tools/call echo CLIENT",
+      "tools/call echo SERVER",
+      "tools/call up__echo CLIENT",
+      "tools/call up__echo SERVER",
+    ]);
+    // The gateway's own requests to start the upstream were traced all the same, as traces of their own.
+    const listed = otel.named("tools/list").filter((span) => span.kind === SpanKind.CLIENT);
+    expect(listed.length).toBeGreaterThan(0);
+    for (const span of listed) expect(traceOf(span)).not.toBe(trace);
+  });
+});
+
 describe("the gateway without upstreamTransport", () => {
   it("passes no trace context to its upstreams, though it traces its own calls", async () => {
     const otel = otelHarness();
