@@ -3,7 +3,8 @@
  * whose call to the upstream goes through `otelClientTransport` (the gateway's `upstreamTransport` option), to an
  * upstream with the plugin too. Every side in this process records into one in-memory exporter, so the chain is
  * checked span by span: client -> gateway server -> gateway's upstream client -> upstream server. A stdio upstream
- * records in its own process; there the test checks the `traceparent` its call carried in `_meta`.
+ * records in its own process; there the test checks the `traceparent` its call carried in `_meta`. An upstream's
+ * request for input stays in the trace of the call it serves.
  */
 import { SpanKind } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
@@ -119,6 +120,46 @@ describe.each(ERAS)("a traced %s client through the gateway", (era) => {
     const forwarded = one(otel, "tools/call meta", SpanKind.CLIENT);
     expect(parentOf(forwarded)).toBe(idOf(one(otel, "tools/call up__meta", SpanKind.SERVER)));
     expect(meta.traceparent).toBe(`00-${traceOf(sent)}-${idOf(forwarded)}-01`);
+  });
+});
+
+describe.each(ERAS)("a traced %s client answering an upstream's sampling through the gateway", (era) => {
+  it("keeps the upstream's request for input in the trace of the call", async () => {
+    const otel = otelHarness();
+    const url = await gateway(otel, fixtureUpstream("up", { start: "boot" }));
+    const client = new Client({
+      clientInfo: { name: "traced-client", version: "1" },
+      transport: otelClientTransport(new StreamableHttpClientTransport({ url }), {
+        tracerProvider: otel.tracerProvider,
+      }),
+      protocolVersion: era,
+      capabilities: { sampling: {} },
+      onSampling: () => ({ role: "assistant", content: { type: "text", text: "hi" }, model: "m" }),
+    });
+    await client.connect();
+    closers.push(() => client.close());
+    expect((await client.callTool("up__sample", {})).content).toEqual([
+      { type: "text", text: "sampled: hi" },
+    ]);
+    // The call's first span (a 2026 client's retry starts a trace of its own), and the gateway's under it.
+    const first = otel.named("tools/call up__sample").filter((span) => span.kind === SpanKind.CLIENT)[0];
+    const served = otel
+      .named("tools/call up__sample")
+      .find((span) => span.kind === SpanKind.SERVER && parentOf(span) === first?.spanContext().spanId);
+    expect(served).toBeDefined();
+    const gatewayId = idOf(served as ReadableSpan);
+    // The gateway's calls to the upstream (the 2026 upstream's first answer, then its retry with the input) and
+    // the request for input it made of the client, all under the gateway's span.
+    const upstream = otel.named("tools/call sample");
+    expect(upstream.map(parentOf)).toEqual([gatewayId, gatewayId]);
+    const asked = one(otel, "sampling/createMessage", SpanKind.CLIENT);
+    expect(parentOf(asked)).toBe(gatewayId);
+    expect(
+      new Set([first, served, asked, ...upstream].map((span) => traceOf(span as ReadableSpan))).size,
+    ).toBe(1);
+    // A 2025 client gets a real request, answered in a span of its own under the gateway's.
+    const answered = otel.named("sampling/createMessage").filter((span) => span.kind === SpanKind.SERVER);
+    expect(answered.map(parentOf)).toEqual(era === LEGACY_VERSION ? [idOf(asked)] : []);
   });
 });
 
