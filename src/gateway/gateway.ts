@@ -2,6 +2,7 @@ import { type HttpAuthProvider, isAuthProvider } from "../http/index.js";
 import { type Clock, systemClock } from "../jsonrpc/clock.js";
 import { optionError, positiveInteger } from "../jsonrpc/config-check.js";
 import type { Implementation } from "../protocol/types/common.js";
+import type { Era } from "../protocol/versions.js";
 import {
   createServer,
   type Server,
@@ -9,6 +10,7 @@ import {
   type ServerOptions,
   type ServerPlugin,
 } from "../server/index.js";
+import type { Transport } from "../transports/transport.js";
 import { Access } from "./access.js";
 import { Bridge } from "./bridge.js";
 import { CatalogueBuilder } from "./catalogue.js";
@@ -41,6 +43,16 @@ export interface GatewayOptions
   authProviders?:
     | { readonly [upstream: string]: HttpAuthProvider }
     | ((upstream: UpstreamConfig, config: GatewayConfig) => HttpAuthProvider | undefined);
+  /**
+   * Wraps the transport of each upstream (called once per connection, each start and restart, with the
+   * upstream's name): mcpkit/otel's `otelClientTransport`, with `otelServerPlugin()` in `plugins`, makes a
+   * client's call, the gateway's call to the upstream and the upstream's own span one trace (docs/gateway.md).
+   * The gateway imports nothing of OpenTelemetry: without this option its upstreams' transports are used as they are.
+   *
+   * @example
+   * createGateway({ config, plugins: [otelServerPlugin()], upstreamTransport: (t) => otelClientTransport(t) });
+   */
+  upstreamTransport?: (transport: Transport, upstream: string) => Transport;
   /** The clock of restarts and round expiries (tests pass a manual one). */
   clock?: Clock;
 }
@@ -51,6 +63,8 @@ export interface UpstreamStatus {
   name: string;
   /** `up`, `down` (waiting to restart), `starting`, or `idle` (lazy, not used yet). */
   state: "up" | "down" | "starting" | "idle";
+  /** The protocol version it speaks with the gateway (`2025-11-25` or `2026-07-28`), while it is up. */
+  era: Era | undefined;
   /** Tools it serves through the gateway now (after its policy). */
   tools: number;
   /** Calls running on it now. */
@@ -97,8 +111,12 @@ export function createGateway(options: GatewayOptions): Server {
     clock,
     plugins,
     authProviders,
+    upstreamTransport,
     ...rest
   } = options;
+  if (upstreamTransport !== undefined && typeof upstreamTransport !== "function") {
+    throw optionError("upstreamTransport", "must be a function");
+  }
   let config = parseGatewayConfig(input);
   checkAuthProviders(authProviders, config);
   const time = clock ?? systemClock;
@@ -132,6 +150,7 @@ export function createGateway(options: GatewayOptions): Server {
       restart: config.restart,
       resolver: bridge.resolver(entry.name),
       authProvider: providerOf(authProviders, entry, within),
+      wrap: upstreamTransport,
       log: (message, details) => logger?.warn(message, details),
     });
   const boot = (list: Iterable<Upstream>) =>
@@ -160,6 +179,7 @@ export function createGateway(options: GatewayOptions): Server {
       [...upstreams.values()].map((u) => ({
         name: u.name,
         state: u.state,
+        era: u.era,
         tools: u.lists.tools.filter((t) => catalogue.serves(u, t)).length,
         running: u.limiter.active,
         queued: u.limiter.queued,

@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import { Client, type InputResolver } from "../client/index.js";
 import type { HttpAuthProvider } from "../http/index.js";
 import type { Clock } from "../jsonrpc/clock.js";
@@ -6,7 +7,8 @@ import type { LoggingMessageParams } from "../protocol/types/lifecycle.js";
 import type { Prompt } from "../protocol/types/prompts.js";
 import type { Resource, ResourceTemplate } from "../protocol/types/resources.js";
 import type { Tool } from "../protocol/types/tools.js";
-import { MODERN_VERSION } from "../protocol/versions.js";
+import { type Era, MODERN_VERSION } from "../protocol/versions.js";
+import type { Transport } from "../transports/transport.js";
 import type { UpstreamConfig } from "./config.js";
 import { Limiter } from "./limiter.js";
 import { ResourceSubscriptions } from "./resource-subscriptions.js";
@@ -39,6 +41,8 @@ export interface UpstreamDeps {
   resolver: InputResolver;
   /** The credentials of an HTTP upstream beyond its static headers (an `OAuthClient`), if any. */
   authProvider: HttpAuthProvider | undefined;
+  /** Wraps its transport (tracing), if the gateway was given a wrapper. */
+  wrap: ((transport: Transport, upstream: string) => Transport) | undefined;
   /** Where what only an operator should read goes (the server's logger). */
   log(message: string, details: { [key: string]: unknown }): void;
 }
@@ -62,6 +66,12 @@ export class Upstream {
   private delayMs: number;
   private timer: unknown;
   private closed = false;
+  /**
+   * Starts it in the async context it was made in, not the caller's: the call that happens to start a lazy
+   * upstream does not own its connection, so a trace of that call never holds the handshake, the first lists or
+   * the listen stream that lasts as long as the upstream.
+   */
+  private readonly detached = AsyncResource.bind((start: () => Promise<Client>) => start());
 
   constructor(
     readonly config: UpstreamConfig,
@@ -83,13 +93,18 @@ export class Upstream {
     return this.downReason === undefined ? "idle" : "down";
   }
 
+  /** The protocol version the connected client negotiated; `undefined` while it is not up. */
+  get era(): Era | undefined {
+    return this.client?.era;
+  }
+
   /** The connected client: starts the upstream if idle; a down upstream rejects with an error naming it. */
   use(): Promise<Client> {
     if (this.client !== undefined) return Promise.resolve(this.client);
     if (this.closed) return Promise.reject(this.unavailable("the gateway is closing"));
     if (this.starting !== undefined) return this.starting;
     if (this.downReason !== undefined) return Promise.reject(this.unavailable(this.downReason));
-    return this.start();
+    return this.detached(() => this.start());
   }
 
   /** Runs one operation in a slot of this upstream, under its deadline and `signal`. */
@@ -150,7 +165,7 @@ export class Upstream {
     const { policy, target } = this.config;
     const opened = openUpstream(target, policy.timeoutMs, this.deps.authProvider);
     const client = new Client({
-      transport: opened.transport,
+      transport: this.deps.wrap?.(opened.transport, this.name) ?? opened.transport,
       clientInfo: { name: "mcpkit-gateway", version: "0.1.0" },
       capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} },
       onInputRequired: this.deps.resolver,
