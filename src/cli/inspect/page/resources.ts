@@ -1,6 +1,7 @@
 import type { Resource, ResourceTemplate } from "../../../protocol/types/index.js";
 import { api, on } from "./api.js";
 import { errorLine, h, replace } from "./dom.js";
+import { MAX_UPDATES } from "./limits.js";
 import { filterBar, splitPanel } from "./panel.js";
 import { readResult } from "./results.js";
 import { state, tracked } from "./state.js";
@@ -192,7 +193,7 @@ on("notification", (data) => {
     updates.prepend(
       h("li", null, `${new Date().toISOString().slice(11, 23)} updated `, h("code", null, uri)),
     );
-    while (updates.childElementCount > 100) updates.lastElementChild?.remove();
+    while (updates.childElementCount > MAX_UPDATES) updates.lastElementChild?.remove();
     // The resource on screen is read again: live.
     if (uri === shown) void readResource(uri);
   } else if (n.method === "notifications/resources/list_changed" && state.connected) void load();
