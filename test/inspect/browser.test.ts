@@ -294,6 +294,10 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
 
       it("reads a resource template, its variable completed by the server", async () => {
         await tab(page, "Resources");
+        await page
+          .locator('[data-template="test://items/{id}"]')
+          .getByRole("button", { name: "item" })
+          .click();
         const template = page.locator(".template", { hasText: "test://items/{id}" });
         await template.locator('input[name="id"]').fill("g");
         await expect
