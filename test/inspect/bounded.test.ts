@@ -29,6 +29,8 @@ describe("BoundedLog", () => {
     log.push("x".repeat(50));
     expect(log.items).toEqual(["x".repeat(50)]);
     expect(log.dropped).toBe(3);
+    log.noteDropped(2);
+    expect(log.dropped).toBe(5);
     log.clear();
     expect([log.items.length, log.weight, log.dropped]).toEqual([0, 0, 0]);
   });

@@ -50,6 +50,11 @@ export class BoundedLog<T> {
     return this.dropped - before;
   }
 
+  /** Counts `n` items dropped before they were pushed (an import's entries beyond the bound). */
+  noteDropped(n: number): void {
+    this.dropped += n;
+  }
+
   clear(): void {
     this.list.length = 0;
     this.weights.length = 0;

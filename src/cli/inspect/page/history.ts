@@ -94,6 +94,7 @@ async function importFile(input: HTMLInputElement): Promise<void> {
   try {
     checkImportSize(file.size);
     const read = parseHistoryFile(await file.text(), MAX_HISTORY);
+    state.history.noteDropped(read.dropped);
     addHistory(...read.entries);
     const notes = [
       read.dropped === 0
