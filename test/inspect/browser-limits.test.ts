@@ -10,7 +10,7 @@ import { MAX_HISTORY, MAX_NOTIFICATIONS, MAX_TASKS, MAX_WIRE } from "../../src/c
 import { chromiumPath, type Headless, launchChromium } from "../support/chromium.js";
 import { serveOnLoopback } from "./inspect-server.js";
 import { op, type RunningInspector, startInspector } from "./inspector.js";
-import { chattyServer, manyListsServer } from "./limits-server.js";
+import { chattyServer, manyListsServer, manySkillsServer } from "./limits-server.js";
 
 const closers: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -111,6 +111,25 @@ describe.skipIf(chromiumPath === undefined)("the inspector page's bounds in Chro
     await page.getByRole("button", { name: "prompt-4321", exact: true }).click();
     await page.getByRole("button", { name: "Get prompt" }).click();
     await expect.poll(() => page.locator(".message").first().textContent()).toBe("userprompt 4321 rendered");
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it("windows a catalogue of 2,000 skills: scrolled to the end, one read and verified", async () => {
+    const site = await serveOnLoopback(await manySkillsServer(2_000));
+    closers.push(() => site.close());
+    const { page, errors } = await open([site.url]);
+    await tab(page, "Skills");
+    await page.getByText("2000 skills").waitFor({ timeout: 60_000 });
+    expect(await page.locator(".skill-row").count()).toBeLessThan(60);
+    const first = await page.locator(".skill-row button").allTextContents();
+    await scrollToEnd(page, ".skill-list");
+    // The catalogue's order is the server's: the last row is whichever skill it lists last.
+    const last = page.locator(".skill-row button").last();
+    await expect.poll(async () => first.includes((await last.textContent()) ?? "")).toBe(false);
+    expect(await last.textContent()).toMatch(/^skill-\d+$/);
+    await last.click();
+    await expect.poll(() => page.locator(".skill-file .badge").first().textContent()).toBe("digest verified");
+    expect(await page.locator(".skill-row").count()).toBeLessThan(60);
     expect(errors).toEqual([]);
   }, 120_000);
 

@@ -4,6 +4,7 @@
  */
 import { runAsTask, ServerBuilder } from "../../src/server/index.js";
 import type { Server } from "../../src/server/server.js";
+import { createSkillCatalogue, skillsServer } from "../../src/skills/index.js";
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 const quiet = { warn: () => {}, error: () => {} };
@@ -63,5 +64,18 @@ export function chattyServer(): Server {
       },
       () => runAsTask(async () => text("done")),
     )
+    .build();
+}
+
+/** A server whose Skills catalogue has `count` skills (`skill-N`). */
+export async function manySkillsServer(count: number): Promise<Server> {
+  const catalogue = await createSkillCatalogue(
+    Array.from({ length: count }, (_, i) => ({
+      frontmatter: { name: `skill-${i}`, description: `Skill number ${i}` },
+      body: `# Skill ${i}\n`,
+    })),
+  );
+  return new ServerBuilder({ serverInfo: { name: "skills", version: "1.0.0" }, logger: quiet })
+    .extension(skillsServer(catalogue).extension)
     .build();
 }
