@@ -12,6 +12,7 @@ import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appsServer } from "../../examples/apps-server.js";
 import { chromiumPath, type Headless, launchChromium } from "../support/chromium.js";
+import { screenshot } from "../support/screenshots.js";
 import { repoRoot } from "../support/wire-schema.js";
 
 const exampleDir = join(repoRoot, "examples/apps-host");
@@ -135,7 +136,7 @@ describe.skipIf(chromiumPath === undefined)("the apps example in Chromium", () =
       const iframe = page.locator("iframe");
       expect(await iframe.getAttribute("sandbox")).toBe("allow-scripts allow-forms");
       expect(await iframe.getAttribute("srcdoc")).toContain("object-src 'none'");
-      if (variant === "own") await page.screenshot({ path: join(repoRoot, "docs/apps-screenshot.png") });
+      if (variant === "own") await screenshot(page, "apps-screenshot.png");
 
       await page.getByText("close view").click();
       await expect.poll(() => log.textContent()).toContain("view torn down");

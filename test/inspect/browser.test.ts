@@ -1,6 +1,7 @@
 // `mcpkit inspect` (the built command) driven in headless Chromium (the Debian package; playwright-core only
 // drives it): an mcpkit server over HTTP in both eras, @modelcontextprotocol/server-everything over stdio, and a
-// hostile server. The screenshots of docs/inspect.md are taken here.
+// hostile server. The screenshots of docs/inspect.md are taken here (written over docs/ only with
+// MCPKIT_UPDATE_SCREENSHOTS=1: test/support/screenshots.ts).
 import { readFile } from "node:fs/promises";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,6 +9,7 @@ import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumPath, type Headless, launchChromium } from "../support/chromium.js";
+import { screenshot } from "../support/screenshots.js";
 import { repoRoot } from "../support/wire-schema.js";
 import {
   hostileServer,
@@ -19,7 +21,6 @@ import {
 import { type RunningInspector, startInspector } from "./inspector.js";
 
 const everything = join(repoRoot, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-const shot = (name: string) => join(repoRoot, "docs", `inspect-${name}.png`);
 
 describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => {
   let context: BrowserContext;
@@ -104,7 +105,7 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
         await page.locator(".call-out .result").waitFor();
         expect(await page.locator(".call-out .text").first().textContent()).toBe("5");
         expect(await page.locator(".call-out").textContent()).toContain("matches the output schema");
-        if (era === "2026-07-28") await page.screenshot({ path: shot("tools") });
+        if (era === "2026-07-28") await screenshot(page, "inspect-tools.png");
         // Raw JSON mode sends what is written, and shows the server's refusal.
         await page.getByRole("button", { name: "raw JSON" }).click();
         await page.getByLabel("arguments as JSON").fill('{"a": "x", "b": 1}');
@@ -157,7 +158,7 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
         const accept = dialog.getByRole("button", { name: "Accept" });
         expect(await accept.isDisabled()).toBe(true);
         await dialog.locator('input[name="name"]').fill("Ada");
-        if (era === "2025-11-25") await page.screenshot({ path: shot("elicitation") });
+        if (era === "2025-11-25") await screenshot(page, "inspect-elicitation.png");
         await accept.click();
         await expect.poll(() => page.locator(".call-out .text").first().textContent()).toBe("hello Ada");
         expect(await page.locator(".dialog").count()).toBe(0);
@@ -174,7 +175,7 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
         const iframe = page.locator("iframe.app-view");
         expect(await iframe.getAttribute("sandbox")).toBe("allow-scripts allow-forms");
         expect(await iframe.getAttribute("src")).toMatch(/^\/view\/[A-Za-z0-9_-]{32}$/);
-        if (era === "2026-07-28") await page.screenshot({ path: shot("app") });
+        if (era === "2026-07-28") await screenshot(page, "inspect-app.png");
         // A second call tears the first view down: one view on the page, fed the new call.
         await page.locator('input[name="word"]').fill("again");
         await page.getByRole("button", { name: "Call", exact: true }).click();
@@ -293,6 +294,10 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
 
       it("reads a resource template, its variable completed by the server", async () => {
         await tab(page, "Resources");
+        await page
+          .locator('[data-template="test://items/{id}"]')
+          .getByRole("button", { name: "item" })
+          .click();
         const template = page.locator(".template", { hasText: "test://items/{id}" });
         await template.locator('input[name="id"]').fill("g");
         await expect
@@ -379,7 +384,7 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium", () => 
           (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0),
         );
         if (era === "2025-11-25")
-          await page.screenshot({ path: shot("wire"), clip: { x: 0, y: 0, width: 1180, height: 480 } });
+          await screenshot(page, "inspect-wire.png", { clip: { x: 0, y: 0, width: 1180, height: 480 } });
         expect(errors).toEqual([]);
       });
     });

@@ -88,6 +88,8 @@ describe("the event stream", () => {
   it("cuts a wire message over WIRE_PREVIEW_CHARS and says how long it was", () => {
     const small = wireEntry("out", { jsonrpc: "2.0", id: 1, method: "tools/call", params: {} });
     expect(small).toMatchObject({ direction: "out", method: "tools/call", id: 1, message: { id: 1 } });
+    // Every entry says its size, which the page's log sums to stay under its bound of characters.
+    expect(small.size).toBe(JSON.stringify(small.message).length);
     const big = wireEntry("in", { jsonrpc: "2.0", id: 2, result: { text: "x".repeat(WIRE_PREVIEW_CHARS) } });
     expect(big.truncated).toBe(true);
     expect(big.message).toBeUndefined();

@@ -24,6 +24,11 @@ export const MAX_RUNNING_CALLS = 64;
 export const MAX_PENDING_VIEWS = 16;
 /** Most resources subscribed to at once. */
 export const MAX_SUBSCRIPTIONS = 256;
+/** Most pages the inspector follows (`nextCursor`) of one list: tools, resources, templates or prompts. */
+export const MAX_LIST_PAGES = 1_000;
+/** Most items the inspector takes of one list (the page windows them: only the rows in view are drawn). */
+export const MAX_LIST_ITEMS = 100_000;
+const LIST_BOUNDS = { maxPages: MAX_LIST_PAGES, maxItems: MAX_LIST_ITEMS };
 /** Largest App view the inspector reads (real views are single bundled documents of several MB). */
 const VIEW_BYTES = 8_000_000;
 
@@ -107,7 +112,8 @@ export class InspectorApi {
     },
     "tools/list": async () => {
       const client = this.client();
-      this.tools = client.serverCapabilities?.tools === undefined ? [] : await client.listAllTools();
+      this.tools =
+        client.serverCapabilities?.tools === undefined ? [] : await client.listAllTools(LIST_BOUNDS);
       return { tools: this.tools };
     },
     "tools/call": (params) => this.callTool(params),
@@ -124,13 +130,16 @@ export class InspectorApi {
     "resources/list": async () => {
       const client = this.client();
       return {
-        resources: client.serverCapabilities?.resources === undefined ? [] : await client.listAllResources(),
+        resources:
+          client.serverCapabilities?.resources === undefined
+            ? []
+            : await client.listAllResources(LIST_BOUNDS),
       };
     },
     "resources/templates/list": async () => {
       const client = this.client();
       if (client.serverCapabilities?.resources === undefined) return { resourceTemplates: [] };
-      return { resourceTemplates: await client.listAllResourceTemplates() };
+      return { resourceTemplates: await client.listAllResourceTemplates(LIST_BOUNDS) };
     },
     "resources/read": async (params) => this.client().readResource(str(params, "uri")),
     "resources/subscribe": async (params) => this.subscribe(str(params, "uri"), true),
@@ -138,7 +147,8 @@ export class InspectorApi {
     "prompts/list": async () => {
       const client = this.client();
       return {
-        prompts: client.serverCapabilities?.prompts === undefined ? [] : await client.listAllPrompts(),
+        prompts:
+          client.serverCapabilities?.prompts === undefined ? [] : await client.listAllPrompts(LIST_BOUNDS),
       };
     },
     "prompts/get": async (params) => {
@@ -307,7 +317,7 @@ export class InspectorApi {
 
   private async openApp(name: string): Promise<unknown> {
     const client = this.client();
-    if (this.tools.length === 0) this.tools = await client.listAllTools();
+    if (this.tools.length === 0) this.tools = await client.listAllTools(LIST_BOUNDS);
     const tool = this.tools.find((t) => t.name === name);
     if (tool === undefined) throw new BadRequest(`no tool "${name}"`);
     const app = await resolveApp(client, tool, { limits: { resourceBytes: VIEW_BYTES } });

@@ -76,7 +76,7 @@ export class EventHub {
   }
 }
 
-/** A wire message as the log shows it: whole, or cut to {@link WIRE_PREVIEW_CHARS} with its size. */
+/** A wire message as the log shows it, with its size in characters: whole, or cut to {@link WIRE_PREVIEW_CHARS}. */
 export function wireEntry(direction: "in" | "out", message: unknown): { [key: string]: unknown } {
   const text = JSON.stringify(message) ?? "null";
   const m = (typeof message === "object" && message !== null ? message : {}) as { [key: string]: unknown };
@@ -86,6 +86,6 @@ export function wireEntry(direction: "in" | "out", message: unknown): { [key: st
     method: typeof m.method === "string" ? m.method : undefined,
     id: typeof m.id === "string" || typeof m.id === "number" ? m.id : undefined,
   };
-  if (text.length <= WIRE_PREVIEW_CHARS) return { ...base, message };
+  if (text.length <= WIRE_PREVIEW_CHARS) return { ...base, size: text.length, message };
   return { ...base, truncated: true, size: text.length, preview: text.slice(0, WIRE_PREVIEW_CHARS) };
 }

@@ -1,6 +1,8 @@
 import { cliCommand } from "./cli-command.js";
 import { errorLine, h, replace } from "./dom.js";
-import { addHistory, era, type HistoryEntry, state } from "./state.js";
+import { checkImportSize, parseHistoryFile } from "./history-file.js";
+import { MAX_HISTORY } from "./limits.js";
+import { addHistory, era, state } from "./state.js";
 import { select, toolNamed } from "./tools.js";
 import { wireLog } from "./wire.js";
 
@@ -8,6 +10,7 @@ type Params = { [key: string]: unknown };
 
 const listBox = h("ol", { class: "history" });
 const message = h("div");
+const count = h("div", { class: "hint", id: "history-count" });
 
 /** The History tab: what the user did, exported as JSON (with the wire log) and imported again. */
 export function historyPanel(showTools: () => void): HTMLElement {
@@ -24,14 +27,20 @@ export function historyPanel(showTools: () => void): HTMLElement {
       h("label", { class: "inline" }, "Import ", file),
     ),
     message,
+    count,
     listBox,
   );
 }
 
 function draw(showTools: () => void): void {
+  const { items, dropped } = state.history;
+  count.textContent =
+    dropped === 0
+      ? `${items.length} entries`
+      : `${items.length} entries (the newest ${MAX_HISTORY.toLocaleString("en")} kept: ${dropped} older dropped)`;
   replace(
     listBox,
-    [...state.history].reverse().map((entry) => {
+    [...items].reverse().map((entry) => {
       const command = cliCommand(state.target, entry.op, entry.params, era());
       const tool = entry.op === "tools/call" ? toolNamed(String(entry.params.name)) : undefined;
       return h(
@@ -69,7 +78,7 @@ function exportHistory(): void {
     version: 1,
     target: state.target,
     exported: new Date().toISOString(),
-    entries: state.history,
+    entries: state.history.items,
     wire: wireLog(),
   };
   const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: "application/json" }));
@@ -83,25 +92,32 @@ async function importFile(input: HTMLInputElement): Promise<void> {
   const file = input.files?.[0];
   if (file === undefined) return;
   try {
-    const doc = JSON.parse(await file.text()) as { format?: unknown; entries?: unknown };
-    if (doc.format !== "mcpkit-inspect-history" || !Array.isArray(doc.entries))
-      throw new Error("not an mcpkit inspect history");
-    let count = 0;
-    for (const raw of doc.entries as Params[]) {
-      if (typeof raw?.op !== "string" || typeof raw.params !== "object" || raw.params === null) continue;
-      const entry: HistoryEntry = {
-        time: String(raw.time ?? ""),
-        op: raw.op,
-        params: raw.params as Params,
-        ok: raw.ok === true,
-        summary: String(raw.summary ?? "").slice(0, 200),
-        imported: true,
-      };
-      addHistory(entry);
-      count++;
-    }
-    replace(message, h("div", { class: "hint" }, `imported ${count} entries`));
+    checkImportSize(file.size);
+    const read = parseHistoryFile(await file.text(), MAX_HISTORY);
+    state.history.noteDropped(read.dropped);
+    addHistory(...read.entries);
+    const notes = [
+      read.dropped === 0
+        ? ""
+        : `${read.dropped} older dropped: the history keeps ${MAX_HISTORY.toLocaleString("en")}`,
+      read.skipped === 0 ? "" : `${read.skipped} not entries, skipped`,
+    ].filter((n) => n !== "");
+    replace(
+      message,
+      h(
+        "div",
+        { class: "hint" },
+        `imported ${read.entries.length} entries${notes.length === 0 ? "" : ` (${notes.join("; ")})`}`,
+      ),
+    );
   } catch (error) {
-    replace(message, errorLine(error));
+    replace(
+      message,
+      errorLine(
+        new Error(`cannot import ${file.name}: ${error instanceof Error ? error.message : String(error)}`),
+      ),
+    );
+  } finally {
+    input.value = "";
   }
 }

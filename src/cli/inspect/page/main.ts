@@ -3,6 +3,7 @@ import { api, on, openEvents } from "./api.js";
 import { dialogLayer } from "./dialogs.js";
 import { type Child, errorLine, h, json, link, pre, replace } from "./dom.js";
 import { historyPanel } from "./history.js";
+import { MAX_NOTIFICATIONS } from "./limits.js";
 import { load as loadPrompts, promptsPanel } from "./prompts.js";
 import { load as loadResources, resetSubscriptions, resourcesPanel } from "./resources.js";
 import { rootsPanel } from "./roots.js";
@@ -22,6 +23,17 @@ const eraSelect = h(
 );
 const infoBox = h("div", { class: "info", id: "server-info" });
 const notices = h("ol", { class: "notifications", "aria-label": "notifications" });
+const noticeCount = h("span", { class: "hint", id: "notifications-count" });
+let noticesDropped = 0;
+/** Shows a notification first, keeping the newest {@link MAX_NOTIFICATIONS}. */
+function notice(item: HTMLElement): void {
+  notices.prepend(item);
+  while (notices.childElementCount > MAX_NOTIFICATIONS) {
+    notices.lastElementChild?.remove();
+    noticesDropped++;
+    noticeCount.textContent = `the newest ${MAX_NOTIFICATIONS}: ${noticesDropped} older dropped`;
+  }
+}
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 const levelSelect = h(
   "select",
@@ -32,7 +44,7 @@ const levelSelect = h(
 levelSelect.addEventListener("change", () => {
   if (levelSelect.value === "") return;
   api("logging/setLevel", { level: levelSelect.value }).catch((error: unknown) =>
-    notices.prepend(h("li", { class: "warning" }, errorLine(error))),
+    notice(h("li", { class: "warning" }, errorLine(error))),
   );
 });
 
@@ -48,7 +60,7 @@ const tabs: [string, HTMLElement][] = [
     h(
       "section",
       null,
-      h("div", { class: "bar" }, h("label", { class: "inline" }, "log level ", levelSelect)),
+      h("div", { class: "bar" }, h("label", { class: "inline" }, "log level ", levelSelect), noticeCount),
       notices,
     ),
   ],
@@ -154,7 +166,7 @@ on("connection", (data) => {
 });
 on("notification", (data) => {
   const n = data as Params;
-  notices.prepend(
+  notice(
     h(
       "li",
       null,
@@ -165,10 +177,9 @@ on("notification", (data) => {
       h("code", null, JSON.stringify(n.params ?? {}).slice(0, 500)),
     ),
   );
-  while (notices.childElementCount > 500) notices.lastElementChild?.remove();
 });
 on("warning", (data) => {
-  notices.prepend(h("li", { class: "warning" }, `warning: ${String((data as Params).message)}`));
+  notice(h("li", { class: "warning" }, `warning: ${String((data as Params).message)}`));
 });
 on("auth", (data) => {
   const a = data as Params;

@@ -1,42 +1,66 @@
 import type { Prompt } from "../../../protocol/types/index.js";
 import { api, on } from "./api.js";
 import { errorLine, h, replace } from "./dom.js";
-import { refreshButton, splitPanel } from "./panel.js";
+import { filterBar, splitPanel } from "./panel.js";
 import { promptResult } from "./results.js";
 import { state, tracked } from "./state.js";
+import { VirtualList } from "./virtual-list.js";
 
 type Params = { [key: string]: unknown };
 
 let prompts: Prompt[] = [];
-const listBox = h("div", { class: "items" });
+const filter = h("input", {
+  type: "search",
+  placeholder: "filter prompts",
+  "aria-label": "filter prompts",
+  oninput: () => draw(false),
+});
+const count = h("div", { class: "hint", id: "prompts-count" });
+// Windowed like the tools: only the rows in view are in the page, however many the server lists.
+const list = new VirtualList<Prompt>(
+  44,
+  (p) =>
+    h(
+      "div",
+      { class: "list-row prompt-row", "data-prompt": p.name },
+      h(
+        "div",
+        { class: "name" },
+        h("button", { type: "button", class: "link", onclick: () => select(p) }, p.name),
+      ),
+      h("div", { class: "desc" }, (p.description ?? "").split("\n")[0] ?? ""),
+    ),
+  "vlist prompt-list",
+);
 const detail = h("div", { class: "detail" }, h("div", { class: "hint" }, "choose a prompt"));
 
-/** The Prompts tab: each prompt's arguments (completed by the server), and the rendered messages. */
+/** The Prompts tab: a filter and a windowed list, each prompt's arguments (completed by the server), the messages. */
 export function promptsPanel(): HTMLElement {
-  return splitPanel([refreshButton(load), listBox], detail);
+  return splitPanel([filterBar(filter, load), count, list.element], detail);
 }
 
 export async function load(): Promise<void> {
   try {
     prompts = (await api<{ prompts: Prompt[] }>("prompts/list")).prompts;
   } catch (error) {
-    replace(listBox, errorLine(error));
+    prompts = [];
+    draw(false);
+    replace(count, errorLine(error));
     return;
   }
-  replace(
-    listBox,
-    prompts.length === 0 ? h("div", { class: "hint" }, "none") : null,
-    prompts
-      .slice(0, 1000)
-      .map((p) =>
-        h(
-          "div",
-          { class: "item" },
-          h("button", { type: "button", class: "link", onclick: () => select(p) }, p.name),
-          h("div", { class: "hint" }, p.description ?? ""),
-        ),
-      ),
-  );
+  draw(false);
+}
+
+function draw(keepScroll = true): void {
+  const q = filter.value.toLowerCase();
+  const matching =
+    q === ""
+      ? prompts
+      : prompts.filter(
+          (p) => p.name.toLowerCase().includes(q) || (p.description ?? "").toLowerCase().includes(q),
+        );
+  count.textContent = `${matching.length} of ${prompts.length} prompts`;
+  list.set(matching, keepScroll);
 }
 
 function select(prompt: Prompt): void {

@@ -1,14 +1,13 @@
 import type { Resource, ResourceTemplate } from "../../../protocol/types/index.js";
 import { api, on } from "./api.js";
 import { errorLine, h, replace } from "./dom.js";
+import { MAX_UPDATES } from "./limits.js";
 import { filterBar, splitPanel } from "./panel.js";
 import { readResult } from "./results.js";
 import { state, tracked } from "./state.js";
+import { VirtualList } from "./virtual-list.js";
 
 type Params = { [key: string]: unknown };
-
-/** Most resources drawn in the list (the filter finds the rest). */
-const SHOWN = 500;
 
 let resources: Resource[] = [];
 let templates: ResourceTemplate[] = [];
@@ -19,10 +18,42 @@ const filter = h("input", {
   type: "search",
   placeholder: "filter resources",
   "aria-label": "filter resources",
-  oninput: () => draw(),
+  oninput: () => draw(false),
 });
-const listBox = h("div", { class: "items" });
-const templateBox = h("div", { class: "items" });
+const count = h("div", { class: "hint", id: "resources-count" });
+const templateCount = h("div", { class: "hint", id: "templates-count" });
+// Windowed like the tools: only the rows in view are in the page, however many the server lists.
+const list = new VirtualList<Resource>(
+  44,
+  (r) =>
+    h(
+      "div",
+      { class: "list-row res-row", "data-resource": r.uri },
+      h(
+        "div",
+        { class: "name" },
+        h("button", { type: "button", class: "link", onclick: () => void readResource(r.uri) }, r.name),
+        subscribeButton(r.uri),
+      ),
+      h("div", { class: "desc" }, r.uri),
+    ),
+  "vlist res-list",
+);
+const templateList = new VirtualList<ResourceTemplate>(
+  44,
+  (t) =>
+    h(
+      "div",
+      { class: "list-row tpl-row", "data-template": t.uriTemplate },
+      h(
+        "div",
+        { class: "name" },
+        h("button", { type: "button", class: "link", onclick: () => showTemplate(t) }, t.name),
+      ),
+      h("div", { class: "desc" }, t.uriTemplate),
+    ),
+  "vlist tpl-list",
+);
 const reader = h(
   "div",
   { class: "detail", id: "resource-reader" },
@@ -36,9 +67,11 @@ export function resourcesPanel(): HTMLElement {
     [
       filterBar(filter, load),
       h("h3", null, "Resources"),
-      listBox,
+      count,
+      list.element,
       h("h3", null, "Templates"),
-      templateBox,
+      templateCount,
+      templateList.element,
       h("h3", null, "Updates"),
       updates,
     ],
@@ -52,41 +85,29 @@ export async function load(): Promise<void> {
     templates = (await api<{ resourceTemplates: ResourceTemplate[] }>("resources/templates/list"))
       .resourceTemplates;
   } catch (error) {
-    replace(listBox, errorLine(error));
+    resources = [];
+    templates = [];
+    draw(false);
+    replace(count, errorLine(error));
     return;
   }
-  draw();
+  draw(false);
 }
 
-function draw(): void {
+function draw(keepScroll = true): void {
   const q = filter.value.toLowerCase();
-  const matching = resources.filter(
-    (r) => q === "" || r.uri.toLowerCase().includes(q) || r.name.toLowerCase().includes(q),
-  );
-  replace(
-    listBox,
-    matching.length === 0 ? h("div", { class: "hint" }, "none") : null,
-    matching
-      .slice(0, SHOWN)
-      .map((r) =>
-        h(
-          "div",
-          { class: "item" },
-          h("button", { type: "button", class: "link", onclick: () => void readResource(r.uri) }, r.name),
-          " ",
-          h("code", null, r.uri),
-          subscribeButton(r.uri),
-        ),
-      ),
-    matching.length > SHOWN
-      ? h("div", { class: "hint" }, `${matching.length - SHOWN} more: filter to find them`)
-      : null,
-  );
-  replace(
-    templateBox,
-    templates.length === 0 ? h("div", { class: "hint" }, "none") : null,
-    templates.map(templateForm),
-  );
+  const matching =
+    q === ""
+      ? resources
+      : resources.filter((r) => r.uri.toLowerCase().includes(q) || r.name.toLowerCase().includes(q));
+  const matchingTemplates =
+    q === ""
+      ? templates
+      : templates.filter((t) => t.uriTemplate.toLowerCase().includes(q) || t.name.toLowerCase().includes(q));
+  count.textContent = `${matching.length} of ${resources.length} resources`;
+  templateCount.textContent = `${matchingTemplates.length} of ${templates.length} templates`;
+  list.set(matching, keepScroll);
+  templateList.set(matchingTemplates, keepScroll);
 }
 
 function subscribeButton(uri: string): HTMLElement | null {
@@ -127,6 +148,12 @@ export async function readResource(uri: string): Promise<void> {
   } catch (error) {
     replace(reader, h("h2", null, uri), errorLine(error));
   }
+}
+
+/** Shows a template's form in the reader. */
+function showTemplate(template: ResourceTemplate): void {
+  shown = undefined;
+  replace(reader, templateForm(template));
 }
 
 /** A template's variables as fields, each completed by the server as the user types. */
@@ -192,7 +219,7 @@ on("notification", (data) => {
     updates.prepend(
       h("li", null, `${new Date().toISOString().slice(11, 23)} updated `, h("code", null, uri)),
     );
-    while (updates.childElementCount > 100) updates.lastElementChild?.remove();
+    while (updates.childElementCount > MAX_UPDATES) updates.lastElementChild?.remove();
     // The resource on screen is read again: live.
     if (uri === shown) void readResource(uri);
   } else if (n.method === "notifications/resources/list_changed" && state.connected) void load();

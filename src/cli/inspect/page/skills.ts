@@ -1,47 +1,69 @@
 import { api } from "./api.js";
 import { errorLine, h, pre, replace } from "./dom.js";
 import { refreshButton, splitPanel } from "./panel.js";
+import { VirtualList } from "./virtual-list.js";
 
 type Params = { [key: string]: unknown };
 
-const listBox = h("div", { class: "items" });
+type Row = { entry: Params } | { invalid: Params };
+
+const count = h("div", { class: "hint", id: "skills-count" });
+// Windowed like the tools: a catalogue of thousands of skills keeps a few dozen rows in the page.
+const list = new VirtualList<Row>(
+  44,
+  (row) => {
+    if ("invalid" in row) {
+      return h(
+        "div",
+        { class: "list-row skill-row error" },
+        `invalid entry: ${JSON.stringify(row.invalid).slice(0, 300)}`,
+      );
+    }
+    const fm = (row.entry.frontmatter ?? {}) as Params;
+    return h(
+      "div",
+      { class: "list-row skill-row", "data-skill": String(row.entry.uri) },
+      h(
+        "div",
+        { class: "name" },
+        h(
+          "button",
+          { type: "button", class: "link", onclick: () => void open(String(row.entry.uri)) },
+          String(fm.name ?? row.entry.uri),
+        ),
+      ),
+      h("div", { class: "desc" }, String(fm.description ?? "")),
+    );
+  },
+  "vlist skill-list",
+);
 const detail = h("div", { class: "detail" }, h("div", { class: "hint" }, "choose a skill"));
 
 /** The Skills tab: the catalogue, and each file of a skill with its digest verification status. */
 export function skillsPanel(): HTMLElement {
-  return splitPanel([refreshButton(load), listBox], detail);
+  return splitPanel([refreshButton(load), count, list.element], detail);
 }
 
 export async function load(): Promise<void> {
   try {
     const result = await api<{ supported: boolean; skills: Params[]; invalid?: Params[] }>("skills/list");
-    if (!result.supported)
-      return replace(
-        listBox,
-        h("div", { class: "hint" }, "the server does not declare the Skills extension"),
-      );
-    replace(
-      listBox,
-      result.skills.length === 0 ? h("div", { class: "hint" }, "no skills") : null,
-      result.skills.map((entry) => {
-        const fm = (entry.frontmatter ?? {}) as Params;
-        return h(
-          "div",
-          { class: "item" },
-          h(
-            "button",
-            { type: "button", class: "link", onclick: () => void open(String(entry.uri)) },
-            String(fm.name ?? entry.uri),
-          ),
-          h("div", { class: "hint" }, String(fm.description ?? "")),
-        );
-      }),
-      (result.invalid ?? []).map((bad) =>
-        h("div", { class: "error" }, `invalid entry: ${JSON.stringify(bad).slice(0, 300)}`),
-      ),
+    if (!result.supported) {
+      list.set([], false);
+      count.textContent = "the server does not declare the Skills extension";
+      return;
+    }
+    const invalid = result.invalid ?? [];
+    list.set(
+      [...result.skills.map((entry) => ({ entry })), ...invalid.map((bad) => ({ invalid: bad }))],
+      false,
     );
+    count.textContent =
+      result.skills.length === 0 && invalid.length === 0
+        ? "no skills"
+        : `${result.skills.length} skills${invalid.length === 0 ? "" : `, ${invalid.length} invalid entries`}`;
   } catch (error) {
-    replace(listBox, errorLine(error));
+    list.set([], false);
+    replace(count, errorLine(error));
   }
 }
 

@@ -1,27 +1,20 @@
 import { api } from "./api.js";
+import { BoundedLog } from "./bounded.js";
 import type { TargetArgv } from "./cli-command.js";
+import type { HistoryEntry } from "./history-file.js";
+import { MAX_HISTORY } from "./limits.js";
+
+export type { HistoryEntry };
 
 type Params = { [key: string]: unknown };
-
-/** One thing the user did, kept for the history (exported and re-imported as JSON). */
-export interface HistoryEntry {
-  time: string;
-  op: string;
-  params: Params;
-  ok: boolean;
-  summary: string;
-  imported?: boolean;
-}
-
-/** Most history entries kept; the oldest go first. */
-export const MAX_HISTORY = 1_000;
 
 /** What the whole page shares. */
 export const state = {
   target: { kind: "stdio", argv: [] } as TargetArgv,
   info: undefined as Params | undefined,
   connected: false,
-  history: [] as HistoryEntry[],
+  /** The newest {@link MAX_HISTORY} entries, oldest first; `dropped` counts the ones that went. */
+  history: new BoundedLog<HistoryEntry>(MAX_HISTORY),
   onHistory: [] as (() => void)[],
   /** Brings a tab to the front (set by main). */
   showTab: (_name: string) => {},
@@ -33,9 +26,9 @@ export function era(): string | undefined {
   return typeof e === "string" ? e : undefined;
 }
 
-export function addHistory(entry: HistoryEntry): void {
-  state.history.push(entry);
-  if (state.history.length > MAX_HISTORY) state.history.shift();
+/** Adds entries (one redraw however many). */
+export function addHistory(...entries: HistoryEntry[]): void {
+  state.history.push(...entries);
   for (const listener of state.onHistory) listener();
 }
 

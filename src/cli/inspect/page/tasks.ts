@@ -1,7 +1,9 @@
 import type { CallToolResult, Tool } from "../../../protocol/types/index.js";
 import { api, on } from "./api.js";
 import type { OpenView } from "./apps.js";
+import { BoundedMap } from "./bounded.js";
 import { errorLine, h, pre, replace } from "./dom.js";
+import { MAX_TASKS } from "./limits.js";
 import { callResult } from "./results.js";
 
 type Params = { [key: string]: unknown };
@@ -17,9 +19,9 @@ interface Row {
   last: Params | undefined;
 }
 
-/** Most tasks shown; the oldest go first. */
-const MAX_TASKS = 200;
-const rows = new Map<string, Row>();
+/** The newest tasks' rows; the oldest go first, and late news of a task dropped is ignored. */
+const rows = new BoundedMap<string, Row>(MAX_TASKS);
+const count = h("div", { class: "hint", id: "tasks-count" });
 const listBox = h(
   "div",
   { class: "items tasks" },
@@ -28,12 +30,12 @@ const listBox = h(
 
 /** The Tasks tab: each task started from the page, its status, input (as dialogs), result and cancel. */
 export function tasksPanel(): HTMLElement {
-  return h("section", null, listBox);
+  return h("section", null, count, listBox);
 }
 
-function row(taskId: string): Row {
+function row(taskId: string): Row | undefined {
   let r = rows.get(taskId);
-  if (r !== undefined) return r;
+  if (r !== undefined || rows.wasDropped(taskId)) return r;
   document.getElementById("no-tasks")?.remove();
   const status = h("span", { class: "status" });
   const name = h("b", { class: "task-tool" });
@@ -65,18 +67,18 @@ function row(taskId: string): Row {
     out,
   );
   r = { element, name, status, out, tool: undefined, view: undefined, last: undefined };
-  rows.set(taskId, r);
   listBox.prepend(element);
-  if (rows.size > MAX_TASKS) {
-    const oldest = rows.keys().next().value as string;
-    rows.get(oldest)?.element.remove();
-    rows.delete(oldest);
-  }
+  for (const [, old] of rows.set(taskId, r)) old.element.remove();
+  count.textContent =
+    rows.dropped === 0
+      ? ""
+      : `${rows.size} tasks shown (the newest ${MAX_TASKS}: ${rows.dropped} older dropped)`;
   return r;
 }
 
 function show(task: Params): void {
   const r = row(String(task.taskId));
+  if (r === undefined) return;
   r.last = task;
   r.status.textContent = `${String(task.status)}${typeof task.statusMessage === "string" ? `: ${task.statusMessage}` : ""}`;
   r.status.className = `status ${String(task.status)}`;
@@ -96,6 +98,7 @@ function show(task: Params): void {
 export function showTask(task: Params, tool: Tool, view: OpenView | undefined): void {
   // Its status events may have come first (the event stream can beat the call's answer).
   const r = row(String(task.taskId));
+  if (r === undefined) return;
   r.tool = tool;
   r.view = view;
   r.name.textContent = tool.name;
@@ -104,11 +107,13 @@ export function showTask(task: Params, tool: Tool, view: OpenView | undefined): 
 
 on("task", (data) => show(data as Params));
 on("task-settled", (data) => {
-  row(String((data as Params).taskId)).element.dataset.settled = "true";
+  const r = rows.get(String((data as Params).taskId));
+  if (r !== undefined) r.element.dataset.settled = "true";
 });
 on("task-error", (data) => {
   const d = data as Params;
   const r = row(String(d.taskId));
+  if (r === undefined) return;
   r.status.textContent = "failed";
   r.status.className = "status failed";
   replace(r.out, h("div", { class: "error" }, String(d.error)));

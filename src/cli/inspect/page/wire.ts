@@ -1,6 +1,8 @@
 import { on } from "./api.js";
+import { BoundedLog } from "./bounded.js";
 import { cliCommand } from "./cli-command.js";
 import { h, json, pre, replace } from "./dom.js";
+import { MAX_WIRE, MAX_WIRE_CHARS } from "./limits.js";
 import { era, state } from "./state.js";
 import { VirtualList } from "./virtual-list.js";
 
@@ -14,15 +16,16 @@ export interface WireEntry {
   id?: string | number;
   message?: Params;
   truncated?: boolean;
+  /** Characters of the message's JSON (the whole message's, when it was cut). */
   size?: number;
   preview?: string;
 }
 
-/** Most messages kept in the page's log. */
-export const MAX_WIRE = 10_000;
-
-const entries: WireEntry[] = [];
-let shown: WireEntry[] = [];
+/** The newest messages, bounded in count and in the characters they hold. */
+const entries = new BoundedLog<WireEntry>(MAX_WIRE, MAX_WIRE_CHARS, (e) =>
+  e.truncated === true ? (e.preview ?? "").length : (e.size ?? 0),
+);
+let shown: readonly WireEntry[] = [];
 /** Request methods by id, so a response row can say what it answers. */
 const methods = new Map<string, string>();
 const filter = h("input", {
@@ -32,6 +35,7 @@ const filter = h("input", {
   oninput: () => draw(),
 });
 const follow = h("input", { type: "checkbox", checked: true });
+const count = h("span", { class: "hint", id: "wire-count" });
 const detail = h("div", { class: "detail wire-detail" }, h("div", { class: "hint" }, "choose a message"));
 const list = new VirtualList<WireEntry>(
   24,
@@ -65,7 +69,7 @@ export function wirePanel(): HTMLElement {
     h(
       "div",
       { class: "side wide" },
-      h("div", { class: "bar" }, filter, h("label", { class: "inline" }, follow, " follow")),
+      h("div", { class: "bar" }, filter, h("label", { class: "inline" }, follow, " follow"), count),
       list.element,
     ),
     detail,
@@ -74,7 +78,12 @@ export function wirePanel(): HTMLElement {
 
 function draw(): void {
   const q = filter.value.toLowerCase();
-  shown = q === "" ? entries : entries.filter((e) => methodOf(e).toLowerCase().includes(q));
+  const all = entries.items;
+  shown = q === "" ? all : all.filter((e) => methodOf(e).toLowerCase().includes(q));
+  count.textContent =
+    entries.dropped === 0
+      ? `${all.length} messages`
+      : `${all.length} messages (${entries.dropped} older dropped)`;
   list.set(shown);
   if (follow.checked) list.scrollToEnd();
 }
@@ -121,7 +130,6 @@ on("wire", (data) => {
     if (methods.size > MAX_WIRE) methods.delete(methods.keys().next().value as string);
   }
   entries.push(entry);
-  if (entries.length > MAX_WIRE) entries.shift();
   // One redraw per frame however many messages arrive.
   if (!pending) {
     pending = true;
@@ -134,5 +142,5 @@ on("wire", (data) => {
 
 /** The log as it is, for the history export. */
 export function wireLog(): readonly WireEntry[] {
-  return entries;
+  return entries.items;
 }
