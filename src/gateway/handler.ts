@@ -19,6 +19,8 @@ export interface HandlerDeps {
   names: Namespace;
   catalogue: CatalogueBuilder;
   bridge: Bridge;
+  /** Tells the other instances of a scaled-out gateway that an upstream's URI has a subscriber. */
+  shareSubscription(upstream: string, uri: string): void;
 }
 
 /**
@@ -171,6 +173,7 @@ export async function subscribeUpstream(deps: HandlerDeps, uri: string, identity
     throw new JsonRpcError(-32602, `Unknown resource: ${uri}`);
   }
   await upstream.subscribe(split.uri);
+  deps.shareSubscription(upstream.name, split.uri);
 }
 
 /** True for an upstream's answer, false for the bridge's `inputRequired()` round. */

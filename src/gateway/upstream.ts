@@ -126,6 +126,19 @@ export class Upstream {
     }
   }
 
+  /**
+   * Another gateway instance has a subscriber for `uri` (a scaled-out gateway): subscribes to it here too, so an
+   * update caused through this instance is heard; an upstream not started yet subscribes when it starts. Never
+   * starts it, and a refusal is dropped (the instance that took the subscription answered it).
+   */
+  async want(uri: string): Promise<void> {
+    if (this.closed) return;
+    const client = this.client;
+    if (client === undefined) return this.subscriptions.remember(uri);
+    if (client.serverCapabilities?.resources?.subscribe !== true) return;
+    await this.subscriptions.add(client, uri).catch(() => {});
+  }
+
   /** Stops it for good (its process tree with it). */
   async close(): Promise<void> {
     this.closed = true;

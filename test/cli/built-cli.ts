@@ -25,11 +25,18 @@ export interface CliProcess {
   exited: Promise<number>;
 }
 
-/** Starts `mcpkit ...args`; stdin is a pipe (not a terminal), ended at once unless `keepStdin`. */
-export function startCli(args: readonly string[], options: { keepStdin?: boolean } = {}): CliProcess {
+/**
+ * Starts `mcpkit ...args`; stdin is a pipe (not a terminal), ended at once unless `keepStdin`; `env` adds to
+ * this process's environment.
+ */
+export function startCli(
+  args: readonly string[],
+  options: { keepStdin?: boolean; env?: NodeJS.ProcessEnv } = {},
+): CliProcess {
   requireBuiltCli();
   const child = spawn(process.execPath, [CLI_MAIN, ...args], {
     cwd: repoRoot,
+    ...(options.env === undefined ? {} : { env: { ...process.env, ...options.env } }),
     stdio: ["pipe", "pipe", "pipe"],
   });
   let out = "";
