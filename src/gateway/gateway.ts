@@ -153,6 +153,7 @@ export function createGateway(options: GatewayOptions): Server {
     names,
     catalogue,
     bridge,
+    clock: time,
     shareSubscription: (upstream, uri) => shared.share(upstream, uri),
   };
   const plugin: GatewayPlugin = {

@@ -5,6 +5,7 @@ import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import type { LoggingMessageParams } from "../protocol/types/lifecycle.js";
 import type { Prompt } from "../protocol/types/prompts.js";
 import type { Resource, ResourceTemplate } from "../protocol/types/resources.js";
+import { TASKS_EXTENSION } from "../protocol/types/tasks.js";
 import type { Tool } from "../protocol/types/tools.js";
 import { MODERN_VERSION } from "../protocol/versions.js";
 import type { UpstreamConfig } from "./config.js";
@@ -163,7 +164,13 @@ export class Upstream {
     const client = new Client({
       transport: opened.transport,
       clientInfo: { name: "mcpkit-gateway", version: "0.1.0" },
-      capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} },
+      // The tasks extension: a 2026-07-28 upstream can run a call the gateway makes as a task as its own.
+      capabilities: {
+        sampling: {},
+        elicitation: { form: {}, url: {} },
+        roots: {},
+        extensions: { [TASKS_EXTENSION]: {} },
+      },
       onInputRequired: this.deps.resolver,
       callbackTimeoutMs: policy.timeoutMs,
       requestTimeoutMs: policy.timeoutMs,
