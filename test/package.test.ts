@@ -113,12 +113,14 @@ function expectOnlyTheValidatorLoadedDynamically(file: string): void {
       (target === join("auth", "index.js") || target === join("auth-node", "index.js"));
     const trace =
       from === join("dist", "cli", "main.js") && /^chunks\/(recorder|client)-[A-Z0-9]+\.js$/.test(target);
+    // `mcpkit gateway` loads mcpkit/redis (and the optional `redis` peer with it) for a config naming a Redis.
+    const gatewayRedis = from === join("dist", "cli", "main.js") && target === join("redis", "index.js");
     // `mcpkit inspect` loads its server on demand (the command- chunk), and that loads mcpkit/skills on first use.
     const inspect =
       (from === join("dist", "cli", "main.js") && /^chunks\/command-[A-Z0-9]+\.js$/.test(target)) ||
       (command && target === join("skills", "index.js"));
     expect(
-      login || trace || inspect || /^chunks\/json-schema-[A-Z0-9]+\.js$/.test(target),
+      login || trace || inspect || gatewayRedis || /^chunks\/json-schema-[A-Z0-9]+\.js$/.test(target),
       `${relative(repoRoot, file)} loads ${spec}`,
     ).toBe(true);
   }

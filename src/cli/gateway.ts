@@ -2,6 +2,7 @@ import { type FSWatcher, readFileSync, watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createGateway, type GatewayPlugin, parseGatewayConfig } from "../gateway/index.js";
+import { createHttpHandler } from "../http/index.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { serve } from "../node/index.js";
 import type { Server } from "../server/index.js";
@@ -23,7 +24,9 @@ default) the first line on stdout is the URL it listens on; --stdio serves one c
 The config is read again on SIGHUP and when the file changes: upstreams whose entry did not change keep
 running. Ctrl-C (or SIGTERM) stops it and every upstream. An HTTP upstream's "oauth" gets its tokens (a
 client_credentials grant, or what "mcpkit gateway login" stored) and keeps them in its own file of the token
-directory ("gateway": {"tokenStore": {"dir": ...}}, default ~/.config/mcpkit/gateway-tokens).
+directory ("gateway": {"tokenStore": {"dir": ...}}, default ~/.config/mcpkit/gateway-tokens). With
+"gateway": {"redis": {"url": ...}} in the config, several instances behind a load balancer share sessions and
+subscriptions through that Redis.
 
 Flags:
   --config FILE   the config file (required)
@@ -75,23 +78,35 @@ export async function runGateway(
     io.stderr.write("mcpkit gateway: --port must be 0 to 65535\n");
     return ExitCode.USAGE;
   }
+  const note = (text: string) => io.stderr.write(`mcpkit gateway: ${text}\n`);
   let server: Server;
   const credentials = new GatewayCredentials(file, process.env);
+  let cluster: RedisCluster | undefined;
   try {
     const config = readConfig(file);
-    await credentials.prepare(parseGatewayConfig(config));
+    const checked = parseGatewayConfig(config);
+    await credentials.prepare(checked);
+    if (checked.redis !== undefined) {
+      try {
+        cluster = await connectRedis(checked.redis, note);
+      } catch (error) {
+        note(`gateway.redis: ${(error as Error).message}`);
+        return ExitCode.CONNECTION;
+      }
+    }
     server = createGateway({
       config,
-      authProviders: (upstream, checked) => credentials.provider(upstream, checked),
+      authProviders: (upstream, entries) => credentials.provider(upstream, entries),
+      ...(cluster === undefined ? {} : { cluster }),
     });
   } catch (error) {
+    await cluster?.close().catch(() => {});
     io.stderr.write(`mcpkit gateway: ${file}: ${(error as Error).message}\n`);
     return error instanceof McpkitError && error.code === "INVALID_CONFIG"
       ? ExitCode.USAGE
       : ExitCode.INTERNAL;
   }
   const gateway = server.plugin("gateway") as GatewayPlugin;
-  const note = (text: string) => io.stderr.write(`mcpkit gateway: ${text}\n`);
   let reloading = Promise.resolve();
   const reload = (why: string) => {
     reloading = reloading.then(async () => {
@@ -116,13 +131,18 @@ export async function runGateway(
       return ExitCode.OK;
     }
     {
-      const handle = await serve(server, {
+      const handler = createHttpHandler(server);
+      const handle = await serve(handler, {
         host: values.host ?? "127.0.0.1",
         port,
         ...(values.path === undefined ? {} : { path: values.path }),
       });
+      // Scaled out, the URL is printed once this instance is on the cluster bus (its sessions reachable).
+      await handler.clusterReady;
       io.stdout.write(`${handle.url}\n`);
-      io.interrupt.addEventListener("abort", () => void handle.close(), { once: true });
+      io.interrupt.addEventListener("abort", () => void handle.close().then(() => handler.close()), {
+        once: true,
+      });
     }
     await new Promise<void>((resolve) => {
       if (io.interrupt.aborted) resolve();
@@ -137,7 +157,24 @@ export async function runGateway(
     watcher?.close();
     await reloading;
     await server.close().catch(() => {});
+    await cluster?.close().catch(() => {});
   }
+}
+
+type RedisCluster = Awaited<ReturnType<typeof import("../redis/index.js").createRedisCluster>>;
+
+/** mcpkit/redis, loaded only for a config that names a Redis (the `redis` package is an optional peer). */
+async function connectRedis(
+  redis: { url: string; prefix: string | undefined },
+  note: (text: string) => void,
+): Promise<RedisCluster> {
+  const { createRedisCluster } = await import("../redis/index.js");
+  return createRedisCluster({
+    url: redis.url,
+    ...(redis.prefix === undefined ? {} : { prefix: redis.prefix }),
+    onStateChange: (state, error) =>
+      note(`redis connection ${state}${error instanceof Error ? `: ${error.message}` : ""}`),
+  });
 }
 
 function parse(argv: readonly string[]) {

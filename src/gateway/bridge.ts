@@ -13,6 +13,7 @@ import {
   inputRequired,
   type RequestContext,
   runAsTask,
+  type TaskContext,
   type TaskRun,
 } from "../server/index.js";
 import { Exchange } from "./exchange.js";
@@ -116,13 +117,17 @@ export class Bridge {
   }
 
   /**
-   * Runs a `tools/call` the client made as a task (the gateway's `tasks` option on): the upstream is called as
-   * for any call, and its requests for input become the task's (`input_required`, answered with `tasks/update` in
+   * Runs a `tools/call` the client made as a task (the gateway's `tasks` option on): `work` calls the upstream
+   * (as its own task where it takes one, its status told to `task`), and its requests for input become the task's (`input_required`, answered with `tasks/update` in
    * 2026-07-28, or as requests on `tasks/result` in 2025-11-25); cancelling the task cancels the upstream call.
    */
-  task(upstream: string, ctx: RequestContext, work: (signal: AbortSignal) => Promise<unknown>): TaskRun {
+  task(
+    upstream: string,
+    ctx: RequestContext,
+    work: (signal: AbortSignal, task: TaskContext) => Promise<unknown>,
+  ): TaskRun {
     return runAsTask(async (task) => {
-      const exchange = this.begin(upstream, ctx, work);
+      const exchange = this.begin(upstream, ctx, (signal) => work(signal, task));
       exchange.capabilities = ctx.clientCapabilities;
       const abort = () => exchange.abort(task.signal.reason);
       task.signal.addEventListener("abort", abort, { once: true });

@@ -72,10 +72,23 @@ export interface GatewayConfig {
   readonly access: readonly AccessRule[] | undefined;
   /** `gateway.tokenStore.dir`: where `mcpkit gateway` keeps the upstreams' OAuth tokens, as written (`~/...`). */
   readonly tokenDir: string | undefined;
+  /**
+   * The Redis that several instances share (`mcpkit gateway` connects to it with mcpkit/redis; a program passes
+   * the `cluster` option instead), or `undefined` for one instance.
+   */
+  readonly redis: GatewayRedis | undefined;
+}
+
+/** `gateway.redis`: where the instances of a scaled-out `mcpkit gateway` share sessions and notifications. */
+export interface GatewayRedis {
+  /** `redis://` or `rediss://` URL of the server. */
+  readonly url: string;
+  /** Prefix of its keys and channels (default mcpkit/redis's `"mcpkit:"`). */
+  readonly prefix: string | undefined;
 }
 
 const TOP_KEYS = ["mcpServers", "gateway"];
-const GATEWAY_KEYS = ["separator", "uriScheme", "restart", "defaults", "access", "tokenStore"];
+const GATEWAY_KEYS = ["separator", "uriScheme", "restart", "defaults", "access", "tokenStore", "redis"];
 const POLICY_KEYS = [
   "tools",
   "readOnly",
@@ -174,7 +187,21 @@ export function parseGatewayConfig(input: unknown): GatewayConfig {
     restart: Object.freeze({ initialDelayMs, maxDelayMs: Math.max(maxDelayMs, initialDelayMs) }),
     access: parseAccess(gateway.access),
     tokenDir: parseTokenStore(gateway.tokenStore),
+    redis: redisOf(gateway.redis),
   });
+}
+
+function redisOf(value: unknown): GatewayRedis | undefined {
+  const redis = objectAt(value, "gateway.redis");
+  if (redis === undefined) return undefined;
+  checkKeys(redis, ["url", "prefix"], "", "gateway.redis.");
+  const url = stringAt(redis.url, "gateway.redis.url");
+  if (url === undefined || !URL.canParse(url) || !/^rediss?:$/.test(new URL(url).protocol)) {
+    throw optionError("gateway.redis.url", "must be a redis:// or rediss:// URL");
+  }
+  const prefix = stringAt(redis.prefix, "gateway.redis.prefix");
+  if (prefix === "") throw optionError("gateway.redis.prefix", "must be a non-empty string");
+  return Object.freeze({ url, prefix });
 }
 
 function upstreamOf(

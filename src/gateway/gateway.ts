@@ -17,6 +17,7 @@ import { CatalogueBuilder } from "./catalogue.js";
 import { type GatewayConfig, parseGatewayConfig, type UpstreamConfig } from "./config.js";
 import { gatewayHandler, type HandlerDeps, subscribeUpstream } from "./handler.js";
 import { Namespace } from "./names.js";
+import { SharedSubscriptions } from "./shared-subscriptions.js";
 import { Upstream, type UpstreamEvents } from "./upstream.js";
 
 /** Options of {@link createGateway}. */
@@ -119,6 +120,12 @@ export function createGateway(options: GatewayOptions): Server {
   }
   let config = parseGatewayConfig(input);
   checkAuthProviders(authProviders, config);
+  if (config.redis !== undefined && rest.cluster === undefined) {
+    throw optionError(
+      "gateway.redis",
+      "is read by `mcpkit gateway`; a program passes the cluster option (mcpkit/redis createRedisCluster)",
+    );
+  }
   const time = clock ?? systemClock;
   const names = new Namespace(config.separator, config.uriScheme);
   const catalogue = new CatalogueBuilder(names);
@@ -158,7 +165,20 @@ export function createGateway(options: GatewayOptions): Server {
   for (const entry of config.upstreams) upstreams.set(entry.name, make(entry));
 
   let access = new Access(config.access);
-  const deps: HandlerDeps = { upstreams: () => upstreams, access: () => access, names, catalogue, bridge };
+  const shared = new SharedSubscriptions(
+    rest.cluster?.bus,
+    (name, uri) => void upstreams.get(name)?.want(uri),
+    (message, details) => logger?.warn(message, details),
+  );
+  const deps: HandlerDeps = {
+    upstreams: () => upstreams,
+    access: () => access,
+    names,
+    catalogue,
+    bridge,
+    clock: time,
+    shareSubscription: (upstream, uri) => shared.share(upstream, uri),
+  };
   const plugin: GatewayPlugin = {
     name: "gateway",
     setup(host) {
@@ -170,9 +190,13 @@ export function createGateway(options: GatewayOptions): Server {
       const uri = call.params.uri;
       if (typeof uri === "string") await subscribeUpstream(deps, uri, call.identity);
     },
-    ready: () => boot(upstreams.values()),
+    ready: async () => {
+      await shared.start();
+      await boot(upstreams.values());
+    },
     async close() {
       bridge.close();
+      await shared.close();
       await Promise.allSettled([...upstreams.values()].map((u) => u.close()));
     },
     status: () =>
@@ -187,8 +211,15 @@ export function createGateway(options: GatewayOptions): Server {
     async reload(next) {
       // Auth providers of upstreams a reload removes stay unused.
       const checked: GatewayConfig = parseGatewayConfig(next);
-      if (checked.separator !== config.separator || checked.uriScheme !== config.uriScheme) {
-        throw optionError("gateway", "separator and uriScheme cannot change on reload; restart the gateway");
+      if (
+        checked.separator !== config.separator ||
+        checked.uriScheme !== config.uriScheme ||
+        JSON.stringify(checked.redis) !== JSON.stringify(config.redis)
+      ) {
+        throw optionError(
+          "gateway",
+          "separator, uriScheme and redis cannot change on reload; restart the gateway",
+        );
       }
       checkAuthProviders(authProviders, checked);
       const kept = new Map<string, Upstream>();

@@ -1,15 +1,22 @@
+import type { Clock } from "../jsonrpc/clock.js";
 import { JsonRpcError } from "../jsonrpc/errors.js";
 import type { CompleteParams, CompleteResult } from "../protocol/types/completion.js";
 import type { GetPromptResult } from "../protocol/types/prompts.js";
 import type { ReadResourceResult } from "../protocol/types/resources.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
-import { isInputRequired, type RequestContext, type ServerHandler } from "../server/index.js";
+import {
+  isInputRequired,
+  type RequestContext,
+  type ServerHandler,
+  type TaskContext,
+} from "../server/index.js";
 import type { Access } from "./access.js";
 import type { Bridge } from "./bridge.js";
 import type { Catalogue, CatalogueBuilder } from "./catalogue.js";
 import type { Namespace } from "./names.js";
 import { checkArguments, checkResult } from "./policy.js";
 import type { Upstream } from "./upstream.js";
+import { callUpstreamTool } from "./upstream-task.js";
 
 /** What the handler reads of the gateway: its upstreams (replaced on reload), names, lists and bridge. */
 export interface HandlerDeps {
@@ -19,6 +26,10 @@ export interface HandlerDeps {
   names: Namespace;
   catalogue: CatalogueBuilder;
   bridge: Bridge;
+  /** The clock of upstream tasks' polls. */
+  clock: Clock;
+  /** Tells the other instances of a scaled-out gateway that an upstream's URI has a subscriber. */
+  shareSubscription(upstream: string, uri: string): void;
 }
 
 /**
@@ -76,13 +87,28 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
         mapLinks(checkResult(upstream.name, upstream.config.policy, answer as CallToolResult), (uri) =>
           names.uri(upstream.name, uri),
         );
-      const work = (signal: AbortSignal) =>
+      const work = (signal: AbortSignal, task?: TaskContext) =>
         upstream.call(
-          (client, options) => client.callTool(item, args, { ...options, onProgress: progressOf(ctx) }),
+          (client, options) =>
+            callUpstreamTool(
+              {
+                client,
+                upstream: upstream.name,
+                tool: item,
+                args,
+                options: { ...options, onProgress: progressOf(ctx) },
+                clock: deps.clock,
+                mirror: task && ((t) => void task.status(t.statusMessage ?? t.status).catch(() => {})),
+              },
+              task && upstream.lists.tools.find((t) => t.name === item),
+            ),
           signal,
         );
-      // A call the client made as a task (the gateway's `tasks` option on) runs as the gateway's task.
-      if (ctx.taskAugmented) return bridge.task(upstream.name, ctx, (signal) => work(signal).then(finish));
+      // A call the client made as a task (the gateway's `tasks` option on) runs as the gateway's task, and as the
+      // upstream's own task where the upstream and the tool take tasks.
+      if (ctx.taskAugmented) {
+        return bridge.task(upstream.name, ctx, (signal, task) => work(signal, task).then(finish));
+      }
       const answer = await bridge.round(upstream.name, ctx, work);
       if (!isAnswer(answer)) return answer as never;
       return finish(answer);
@@ -171,6 +197,7 @@ export async function subscribeUpstream(deps: HandlerDeps, uri: string, identity
     throw new JsonRpcError(-32602, `Unknown resource: ${uri}`);
   }
   await upstream.subscribe(split.uri);
+  deps.shareSubscription(upstream.name, split.uri);
 }
 
 /** True for an upstream's answer, false for the bridge's `inputRequired()` round. */

@@ -6,6 +6,7 @@
 export type { AccessRule } from "./access.js";
 export {
   type GatewayConfig,
+  type GatewayRedis,
   parseGatewayConfig,
   type UpstreamConfig,
   type UpstreamPolicy,

@@ -23,14 +23,7 @@ export class ResourceSubscriptions {
   /** Subscribes to `uri` on `client` unless already held. */
   async add(client: Client, uri: string): Promise<void> {
     if (this.held.has(uri)) return;
-    if (this.held.size >= MAX_UPSTREAM_SUBSCRIPTIONS) {
-      const [oldest, release] = this.held.entries().next().value as [
-        string,
-        (() => Promise<unknown>) | undefined,
-      ];
-      this.held.delete(oldest);
-      await release?.().catch(() => {});
-    }
+    await this.makeRoom();
     this.held.set(uri, undefined);
     try {
       this.held.set(uri, await this.open(client, uri));
@@ -38,6 +31,13 @@ export class ResourceSubscriptions {
       this.held.delete(uri);
       throw error;
     }
+  }
+
+  /** Holds `uri` without subscribing it now: the next {@link renew} (the upstream's start) subscribes it. */
+  async remember(uri: string): Promise<void> {
+    if (this.held.has(uri)) return;
+    await this.makeRoom();
+    this.held.set(uri, undefined);
   }
 
   /** After a restart: subscribes every held URI again on the new client (failures dropped). */
@@ -50,6 +50,16 @@ export class ResourceSubscriptions {
   /** Releases everything (the gateway is closing; the client goes with it). */
   clear(): void {
     this.held.clear();
+  }
+
+  private async makeRoom(): Promise<void> {
+    if (this.held.size < MAX_UPSTREAM_SUBSCRIPTIONS) return;
+    const [oldest, release] = this.held.entries().next().value as [
+      string,
+      (() => Promise<unknown>) | undefined,
+    ];
+    this.held.delete(oldest);
+    await release?.().catch(() => {});
   }
 
   private async open(client: Client, uri: string): Promise<() => Promise<unknown>> {

@@ -6,6 +6,7 @@ import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
 import type { LoggingMessageParams } from "../protocol/types/lifecycle.js";
 import type { Prompt } from "../protocol/types/prompts.js";
 import type { Resource, ResourceTemplate } from "../protocol/types/resources.js";
+import { TASKS_EXTENSION } from "../protocol/types/tasks.js";
 import type { Tool } from "../protocol/types/tools.js";
 import { type Era, MODERN_VERSION } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
@@ -143,6 +144,19 @@ export class Upstream {
     }
   }
 
+  /**
+   * Another gateway instance has a subscriber for `uri` (a scaled-out gateway): subscribes to it here too, so an
+   * update caused through this instance is heard; an upstream not started yet subscribes when it starts. Never
+   * starts it, and a refusal is dropped (the instance that took the subscription answered it).
+   */
+  async want(uri: string): Promise<void> {
+    if (this.closed) return;
+    const client = this.client;
+    if (client === undefined) return this.subscriptions.remember(uri);
+    if (client.serverCapabilities?.resources?.subscribe !== true) return;
+    await this.subscriptions.add(client, uri).catch(() => {});
+  }
+
   /** Stops it for good (its process tree with it). */
   async close(): Promise<void> {
     this.closed = true;
@@ -167,7 +181,13 @@ export class Upstream {
     const client = new Client({
       transport: this.deps.wrap?.(opened.transport, this.name) ?? opened.transport,
       clientInfo: { name: "mcpkit-gateway", version: "0.1.0" },
-      capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} },
+      // The tasks extension: a 2026-07-28 upstream can run a call the gateway makes as a task as its own.
+      capabilities: {
+        sampling: {},
+        elicitation: { form: {}, url: {} },
+        roots: {},
+        extensions: { [TASKS_EXTENSION]: {} },
+      },
       onInputRequired: this.deps.resolver,
       callbackTimeoutMs: policy.timeoutMs,
       requestTimeoutMs: policy.timeoutMs,

@@ -3,6 +3,7 @@ import { parseGatewayConfig } from "../../src/gateway/config.js";
 import { globMatcher } from "../../src/gateway/glob.js";
 import { createGateway } from "../../src/gateway/index.js";
 import { toolFilter } from "../../src/gateway/policy.js";
+import { memoryCluster } from "../../src/server/index.js";
 import { configError } from "../support/config-error.js";
 
 const stdio = { command: "node", args: ["server.js"] };
@@ -64,10 +65,34 @@ describe("gateway config", () => {
     [{ gateway: { uriScheme: "9x" }, mcpServers: {} }, "gateway.uriScheme"],
     [{ gateway: { restart: { initialDelayMs: -1 } }, mcpServers: {} }, "gateway.restart.initialDelayMs"],
     [{ gateway: { defaults: { maxConcurrent: 1.5 } }, mcpServers: {} }, "gateway.defaults.maxConcurrent"],
+    [{ gateway: { redis: "redis://127.0.0.1" }, mcpServers: {} }, "gateway.redis"],
+    [{ gateway: { redis: {} }, mcpServers: {} }, "gateway.redis.url"],
+    [{ gateway: { redis: { url: "http://127.0.0.1:6379" } }, mcpServers: {} }, "gateway.redis.url"],
+    [{ gateway: { redis: { url: "redis://127.0.0.1", db: 2 } }, mcpServers: {} }, "gateway.redis.db"],
+    [
+      { gateway: { redis: { url: "redis://127.0.0.1", prefix: "" } }, mcpServers: {} },
+      "gateway.redis.prefix",
+    ],
   ])("refuses %j naming %s", (input, key) => {
     const error = configError(() => parseGatewayConfig(input));
     expect(error.details).toEqual({ key });
     expect(error.message.startsWith(key)).toBe(true);
+  });
+
+  it("takes gateway.redis, the Redis several instances share", () => {
+    const config = parseGatewayConfig({
+      gateway: { redis: { url: "rediss://cache.internal:6380", prefix: "gw:" } },
+      mcpServers: {},
+    });
+    expect(config.redis).toEqual({ url: "rediss://cache.internal:6380", prefix: "gw:" });
+    expect(parseGatewayConfig({ mcpServers: {} }).redis).toBeUndefined();
+  });
+
+  it("refuses gateway.redis in a program that passes no cluster: only mcpkit gateway connects to it", () => {
+    const config = { gateway: { redis: { url: "redis://127.0.0.1:6379" } }, mcpServers: {} };
+    const error = configError(() => createGateway({ config }));
+    expect(error.details).toEqual({ key: "gateway.redis" });
+    expect(createGateway({ config, cluster: memoryCluster() }).config.serverInfo.name).toBe("mcpkit-gateway");
   });
 
   it("refuses two upstreams whose names differ only in case: their namespaced names would collide for clients that fold case", () => {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Client } from "../../src/client/index.js";
 import { LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
+import { memoryCluster } from "../../src/server/index.js";
 import { eventually, fixtureUpstream, gatewayWithClient } from "./support.js";
 
 const closers: Array<() => Promise<unknown>> = [];
@@ -69,6 +70,23 @@ describe.each([MODERN_VERSION, LEGACY_VERSION] as const)(
       await follow(downstream, era, uri, updates);
       await downstream.callTool("ev__toggle-subscriber-updates", {});
       await eventually(() => updates.includes(uri));
+    });
+
+    it("shares a subscription between the instances of a cluster: an update caused on another instance's upstream comes back", async () => {
+      const cluster = memoryCluster();
+      const updates: string[] = [];
+      const upstream = { up: fixtureUpstream("up", { start: "boot" }) };
+      const { client: subscriber } = await gatewayWithClient(upstream, client(updates), closers, { cluster });
+      const { client: other } = await gatewayWithClient(upstream, { protocolVersion: era }, closers, {
+        cluster,
+      });
+      await follow(subscriber, era, "gateway://up/note://a", updates);
+      // The other instance's upstream is its own process: it says "updated" only once it is subscribed too.
+      await eventually(async () => {
+        await other.callTool("up__touch", {});
+        return updates.length > 0;
+      });
+      expect(updates[0]).toBe("gateway://up/note://a");
     });
 
     it("refuses a subscription to a URI that names no upstream", async () => {

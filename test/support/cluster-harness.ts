@@ -146,18 +146,8 @@ export async function startClusterRig(
       }),
     );
     await Promise.all(procs.instances.map((proc) => readyLine(proc)));
-    const listenPort = await freePort();
-    for (const sub of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, sub));
-    writeFileSync(join(dir, "nginx.conf"), nginxConfig(dir, listenPort, ports));
-    procs.nginx = start(tools.nginx, [
-      "-p",
-      dir,
-      "-c",
-      join(dir, "nginx.conf"),
-      "-e",
-      join(dir, "nginx-error.log"),
-    ]);
-    await waitForPort(listenPort);
+    const { listenPort, proc } = await launchNginx(tools.nginx, dir, ports);
+    procs.nginx = proc;
     return {
       url: `http://127.0.0.1:${listenPort}/mcp`,
       instanceUrls: ports.map((port) => `http://127.0.0.1:${port}/mcp`),
@@ -176,6 +166,56 @@ export async function startClusterRig(
     };
   } catch (error) {
     await stop();
+    throw error;
+  }
+}
+
+/** nginx with {@link nginxConfig} in front of `ports`, its files in `dir`; resolves once it listens. */
+async function launchNginx(
+  path: string,
+  dir: string,
+  ports: readonly number[],
+): Promise<{ listenPort: number; proc: Proc }> {
+  const listenPort = await freePort();
+  for (const sub of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, sub));
+  writeFileSync(join(dir, "nginx.conf"), nginxConfig(dir, listenPort, ports));
+  const proc = start(path, ["-p", dir, "-c", join(dir, "nginx.conf"), "-e", join(dir, "nginx-error.log")]);
+  try {
+    await waitForPort(listenPort);
+  } catch (error) {
+    await stopProc(proc, "SIGKILL");
+    throw error;
+  }
+  return { listenPort, proc };
+}
+
+/**
+ * A lone nginx round-robin balancer ({@link nginxConfig}: the one of docs/deployment.md) in front of the
+ * instances on `ports` of 127.0.0.1, in a temp dir of its own, for tests that start their instances themselves.
+ */
+export async function startBalancer(
+  path: string,
+  ports: readonly number[],
+): Promise<{ url: string; stop(): Promise<void>; log(): string }> {
+  const dir = mkdtempSync(join(tmpdir(), "mcpkit-nginx-"));
+  try {
+    const { listenPort, proc } = await launchNginx(path, dir, ports);
+    return {
+      url: `http://127.0.0.1:${listenPort}/mcp`,
+      stop: async () => {
+        await stopProc(proc);
+        rmSync(dir, { recursive: true, force: true });
+      },
+      log: () => {
+        try {
+          return readFileSync(join(dir, "nginx-error.log"), "utf8");
+        } catch {
+          return "";
+        }
+      },
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
     throw error;
   }
 }
