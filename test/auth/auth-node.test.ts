@@ -4,11 +4,11 @@
  * private_key_jwt) against the loopback OAuth world.
  */
 import { generateKeyPairSync } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MemoryCredentialStore, OAuthClient } from "../../src/auth/index.js";
+import { credentialKeyString, MemoryCredentialStore, OAuthClient } from "../../src/auth/index.js";
 import { FileCredentialStore, startLoopbackRedirect } from "../../src/auth-node/index.js";
 import { Client } from "../../src/client/client.js";
 import { StreamableHttpClientTransport } from "../../src/http/client/transport.js";
@@ -51,6 +51,33 @@ describe("FileCredentialStore", () => {
     expect(await store.get(a)).toBeUndefined();
     expect(Object.keys(JSON.parse(readFileSync(path, "utf8")))).toHaveLength(1);
     expect(await new FileCredentialStore(join(dir, "missing.json")).get(a)).toBeUndefined();
+  });
+
+  it("keeps what it read until the file changes, and sees another process's write", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcpkit-auth-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, "oauth.json");
+    const key = { resource: "https://mcp.example/mcp", issuer: "https://as1.example" };
+    const entry = (scope: string) =>
+      `${JSON.stringify({ [credentialKeyString(key)]: { requestedScopes: [scope] } })}\n`;
+    writeFileSync(path, entry("s1"));
+    const store = new FileCredentialStore(path);
+    const first = await store.get(key);
+    expect(first).toEqual({ requestedScopes: ["s1"] });
+    // What a caller does to an answer never reaches the entries kept.
+    (first?.requestedScopes as string[] | undefined)?.push("changed by the caller");
+    expect(await store.get(key)).toEqual({ requestedScopes: ["s1"] });
+    // Written in place, same size, its modification time put back: the change time still tells.
+    const { atime, mtime } = statSync(path);
+    writeFileSync(path, entry("s2"));
+    utimesSync(path, atime, mtime);
+    expect(await store.get(key)).toEqual({ requestedScopes: ["s2"] });
+    // Another process replaces the file (as set() does): seen at once.
+    writeFileSync(`${path}.other`, entry("s3"));
+    renameSync(`${path}.other`, path);
+    expect(await store.get(key)).toEqual({ requestedScopes: ["s3"] });
+    rmSync(path);
+    expect(await store.get(key)).toBeUndefined();
   });
 
   it("keeps a CLI logged in across runs: a second OAuthClient uses the stored token after one 401", async () => {
