@@ -77,6 +77,8 @@ export interface GatewayConfig {
    * the `cluster` option instead), or `undefined` for one instance.
    */
   readonly redis: GatewayRedis | undefined;
+  /** `gateway.tasks`: a call a client makes as a task runs as the gateway's task (default false). */
+  readonly tasks: boolean;
 }
 
 /** `gateway.redis`: where the instances of a scaled-out `mcpkit gateway` share sessions and notifications. */
@@ -88,7 +90,16 @@ export interface GatewayRedis {
 }
 
 const TOP_KEYS = ["mcpServers", "gateway"];
-const GATEWAY_KEYS = ["separator", "uriScheme", "restart", "defaults", "access", "tokenStore", "redis"];
+const GATEWAY_KEYS = [
+  "separator",
+  "uriScheme",
+  "restart",
+  "defaults",
+  "access",
+  "tokenStore",
+  "redis",
+  "tasks",
+];
 const POLICY_KEYS = [
   "tools",
   "readOnly",
@@ -188,6 +199,7 @@ export function parseGatewayConfig(input: unknown): GatewayConfig {
     access: parseAccess(gateway.access),
     tokenDir: parseTokenStore(gateway.tokenStore),
     redis: redisOf(gateway.redis),
+    tasks: booleanAt(gateway.tasks, "gateway.tasks") ?? false,
   });
 }
 
@@ -304,6 +316,12 @@ function objectAt(value: unknown, key: string): { [key: string]: unknown } | und
 function stringAt(value: unknown, key: string): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "string") throw optionError(key, "must be a string");
+  return value;
+}
+
+function booleanAt(value: unknown, key: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "boolean") throw optionError(key, "must be true or false");
   return value;
 }
 

@@ -214,11 +214,12 @@ export function createGateway(options: GatewayOptions): Server {
       if (
         checked.separator !== config.separator ||
         checked.uriScheme !== config.uriScheme ||
-        JSON.stringify(checked.redis) !== JSON.stringify(config.redis)
+        JSON.stringify(checked.redis) !== JSON.stringify(config.redis) ||
+        checked.tasks !== config.tasks
       ) {
         throw optionError(
           "gateway",
-          "separator, uriScheme and redis cannot change on reload; restart the gateway",
+          "separator, uriScheme, redis and tasks cannot change on reload; restart the gateway",
         );
       }
       checkAuthProviders(authProviders, checked);
@@ -250,6 +251,7 @@ export function createGateway(options: GatewayOptions): Server {
     maxQueuedHandlers: 1_024,
     // An upstream's own deadline ends its calls first, with an error naming it.
     handlerTimeoutMs: slowest + 5_000,
+    ...(config.tasks ? { tasks: true } : {}),
     ...rest,
     serverInfo: serverInfo ?? { name: "mcpkit-gateway", version: "0.1.0" },
     handler: gatewayHandler(deps),

@@ -66,6 +66,7 @@ describe("gateway config", () => {
     [{ gateway: { restart: { initialDelayMs: -1 } }, mcpServers: {} }, "gateway.restart.initialDelayMs"],
     [{ gateway: { defaults: { maxConcurrent: 1.5 } }, mcpServers: {} }, "gateway.defaults.maxConcurrent"],
     [{ gateway: { redis: "redis://127.0.0.1" }, mcpServers: {} }, "gateway.redis"],
+    [{ gateway: { tasks: "yes" }, mcpServers: {} }, "gateway.tasks"],
     [{ gateway: { redis: {} }, mcpServers: {} }, "gateway.redis.url"],
     [{ gateway: { redis: { url: "http://127.0.0.1:6379" } }, mcpServers: {} }, "gateway.redis.url"],
     [{ gateway: { redis: { url: "redis://127.0.0.1", db: 2 } }, mcpServers: {} }, "gateway.redis.db"],
