@@ -386,7 +386,19 @@ export abstract class ClientCore {
   ): Promise<ResultObject> {
     const send = (retry: { [key: string]: unknown }) =>
       this.exchangeOnce(era, method, retry, options, deadline);
-    return completeInput(first, { method, params, deadline, send, unresolved }, this.input);
+    const own = options.onInputRequired;
+    const input =
+      own === undefined
+        ? this.input
+        : {
+            ...this.input,
+            answerer: new InputAnswerer(
+              { onInputRequired: own, onSampling: undefined, onElicitation: undefined, onRoots: undefined },
+              this.callbacks,
+              this.config.logger,
+            ),
+          };
+    return completeInput(first, { method, params, deadline, send, unresolved }, input);
   }
 
   private async exchangeOnce(

@@ -1,4 +1,4 @@
-import { Client, type InputResolver } from "../client/index.js";
+import { Client, type InputResolver, type RequestOptions } from "../client/index.js";
 import type { HttpAuthProvider } from "../http/index.js";
 import type { Clock } from "../jsonrpc/clock.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
@@ -92,15 +92,17 @@ export class Upstream {
     return this.start();
   }
 
-  /** Runs one operation in a slot of this upstream, under its deadline and `signal`. */
+  /** Runs one operation in a slot of this upstream, under its deadline and `signal`, with `extra` options. */
   async call<T>(
-    work: (client: Client, options: { timeoutMs: number; signal?: AbortSignal }) => Promise<T>,
+    work: (client: Client, options: RequestOptions) => Promise<T>,
     signal?: AbortSignal,
+    extra?: RequestOptions,
   ): Promise<T> {
     const client = await this.use();
     return this.limiter.run(async () => {
       try {
-        const options = { timeoutMs: this.config.policy.timeoutMs, ...(signal ? { signal } : {}) };
+        const options: RequestOptions = { ...extra, timeoutMs: this.config.policy.timeoutMs };
+        if (signal) options.signal = signal;
         return await work(client, options);
       } catch (error) {
         throw this.translate(error);
