@@ -15,7 +15,13 @@ export type UpstreamTarget =
       /** Variables of the gateway's own environment passed on (the `gateway` stdio preset passes none else). */
       readonly inheritEnv: readonly string[];
     }
-  | { readonly kind: "http"; readonly url: string; readonly headers: { readonly [name: string]: string } };
+  | {
+      readonly kind: "http";
+      readonly url: string;
+      readonly headers: { readonly [name: string]: string };
+      /** Private and link-local addresses allowed, in the URL and in what its host name resolves to. */
+      readonly allowPrivateAddress: boolean;
+    };
 
 /** The policy and bounds of one upstream, after defaults. */
 export interface UpstreamPolicy {
@@ -214,6 +220,7 @@ function upstreamOf(
       kind: "http" as const,
       url,
       headers: stringMapAt(entry.headers, `${key}.headers`),
+      allowPrivateAddress: entry.allowPrivateAddress === true,
     });
   }
   return Object.freeze({ name, target, policy, start });

@@ -1,3 +1,4 @@
+import type { LookupFunction } from "node:net";
 import { type HttpAuthProvider, isAuthProvider } from "../http/index.js";
 import { type Clock, systemClock } from "../jsonrpc/clock.js";
 import { optionError, positiveInteger } from "../jsonrpc/config-check.js";
@@ -37,6 +38,15 @@ export interface GatewayOptions
    * authProviders: { search: new OAuthClient({ grant: { type: "client_credentials", clientId, clientSecret } }) }
    */
   authProviders?: { readonly [upstream: string]: HttpAuthProvider };
+  /**
+   * How HTTP upstreams' host names are resolved, as `net.connect`'s `lookup` (default `dns.lookup`): a resolver of
+   * your own (split-horizon DNS, a fixed table). Every address it answers is checked on each new connection:
+   * a private or link-local one is refused unless the upstream's `allowPrivateAddress` is set.
+   *
+   * @example
+   * lookup: (host, options, callback) => dns.lookup(host, { ...options, family: 4 }, callback)
+   */
+  lookup?: LookupFunction;
   /** The clock of restarts and round expiries (tests pass a manual one). */
   clock?: Clock;
 }
@@ -93,6 +103,7 @@ export function createGateway(options: GatewayOptions): Server {
     clock,
     plugins,
     authProviders,
+    lookup,
     ...rest
   } = options;
   let config = parseGatewayConfig(input);
@@ -128,6 +139,7 @@ export function createGateway(options: GatewayOptions): Server {
       restart: config.restart,
       resolver: bridge.resolver(entry.name),
       authProvider: authProviders?.[entry.name],
+      lookup,
       log: (message, details) => logger?.warn(message, details),
     });
   const boot = (list: Iterable<Upstream>) =>

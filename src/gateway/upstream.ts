@@ -1,3 +1,4 @@
+import type { LookupFunction } from "node:net";
 import { Client, type InputResolver, type RequestOptions } from "../client/index.js";
 import type { HttpAuthProvider } from "../http/index.js";
 import type { Clock } from "../jsonrpc/clock.js";
@@ -39,6 +40,8 @@ export interface UpstreamDeps {
   resolver: InputResolver;
   /** The credentials of an HTTP upstream beyond its static headers (an `OAuthClient`), if any. */
   authProvider: HttpAuthProvider | undefined;
+  /** How an HTTP upstream's host name is resolved (default `dns.lookup`). */
+  lookup: LookupFunction | undefined;
   /** Where what only an operator should read goes (the server's logger). */
   log(message: string, details: { [key: string]: unknown }): void;
 }
@@ -148,7 +151,13 @@ export class Upstream {
 
   private async connect(): Promise<Client> {
     const { policy, target } = this.config;
-    const opened = openUpstream(target, policy.timeoutMs, this.deps.authProvider);
+    const opened = openUpstream(
+      this.name,
+      target,
+      policy.timeoutMs,
+      this.deps.authProvider,
+      this.deps.lookup,
+    );
     const client = new Client({
       transport: opened.transport,
       clientInfo: { name: "mcpkit-gateway", version: "0.1.0" },
@@ -267,6 +276,11 @@ export class Upstream {
           upstream: this.name,
           reason: "upstream_timeout",
         });
+      }
+      if (error.details?.reason === "private_address") {
+        // The address is for the operator, not the client.
+        this.deps.log(error.message, error.details);
+        return this.unavailable("its host name resolved to a private address");
       }
       if (error.code === "CLOSED" || error.code === "TRANSPORT") {
         return this.unavailable("its connection ended during the call");
