@@ -101,17 +101,18 @@ export class Upstream {
     signal?: AbortSignal,
     extra?: RequestOptions,
   ): Promise<T> {
-    const client = await this.use();
-    return this.limiter.run(async () => {
-      try {
-        const options: RequestOptions = { ...extra, timeoutMs: this.config.policy.timeoutMs };
-        if (signal) options.signal = signal;
-        return await work(client, options);
-      } catch (error) {
-        throw this.translate(error);
-      }
+    // Up (the common case): no hop through use().
+    const client = this.client ?? (await this.use());
+    return this.limiter.run(() => {
+      const options: RequestOptions = { ...extra, timeoutMs: this.config.policy.timeoutMs };
+      if (signal) options.signal = signal;
+      return work(client, options).catch(this.rethrow);
     }, signal);
   }
+
+  private readonly rethrow = (error: unknown): never => {
+    throw this.translate(error);
+  };
 
   /**
    * Subscribes to updates of one of its resources (its own URI), in its era, once for every downstream
