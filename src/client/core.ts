@@ -16,6 +16,7 @@ import { Deadline } from "./deadline.js";
 import { invokeSafely, routeNotification } from "./inbound.js";
 import { InputAnswerer } from "./input-answerer.js";
 import { completeInput, type InputLoopConfig, isInputRequiredResult } from "./input-required.js";
+import type { InputResolver } from "./input-types.js";
 import { negotiate } from "./negotiate.js";
 import { NotificationRunner } from "./notification-runner.js";
 import { type ClientConfig, checkTimeout, resolveClientOptions } from "./options.js";
@@ -206,18 +207,33 @@ export abstract class ClientCore {
    * @internal Answers a 2026-07-28 task's input requests through the client's resolver or per-kind handlers,
    * under the same bounds as an input round (`INPUT_REQUIRED` without a resolver).
    */
-  answerTaskInput(requests: InputRequests, taskId: string, signal?: AbortSignal): Promise<InputResponses> {
-    if (!this.input.answerer.configured) {
+  answerTaskInput(
+    requests: InputRequests,
+    taskId: string,
+    signal?: AbortSignal,
+    own?: InputResolver,
+  ): Promise<InputResponses> {
+    const answerer = own === undefined ? this.input.answerer : this.answererOf(own);
+    if (!answerer.configured) {
       return Promise.reject(
         new McpkitError("INPUT_REQUIRED", `task ${taskId} needs input and the client has no resolver`, {
           details: { taskId, inputRequests: requests },
         }),
       );
     }
-    return this.input.answerer.answer(
+    return answerer.answer(
       requests,
       { era: MODERN_VERSION, method: "tasks/update", params: { taskId }, round: 1 },
       { signal },
+    );
+  }
+
+  /** An answerer of one operation's own resolver (`RequestOptions.onInputRequired`), made only when one is given. */
+  private answererOf(own: InputResolver): InputAnswerer {
+    return new InputAnswerer(
+      { onInputRequired: own, onSampling: undefined, onElicitation: undefined, onRoots: undefined },
+      this.callbacks,
+      this.config.logger,
     );
   }
 
@@ -386,7 +402,9 @@ export abstract class ClientCore {
   ): Promise<ResultObject> {
     const send = (retry: { [key: string]: unknown }) =>
       this.exchangeOnce(era, method, retry, options, deadline);
-    return completeInput(first, { method, params, deadline, send, unresolved }, this.input);
+    const own = options.onInputRequired;
+    const input = own === undefined ? this.input : { ...this.input, answerer: this.answererOf(own) };
+    return completeInput(first, { method, params, deadline, send, unresolved }, input);
   }
 
   private async exchangeOnce(

@@ -225,6 +225,37 @@ describe("2026-07-28 input rounds", () => {
     expect(raw.requestState).toBe("st");
     expect(server.requests("tools/call")).toHaveLength(2);
   });
+
+  it("a call's own onInputRequired answers its rounds instead of the client's resolver", async () => {
+    const asked: string[] = [];
+    const { client } = await connectFake({
+      client: {
+        capabilities: ALL,
+        onInputRequired: () => {
+          asked.push("client");
+          return { who: NAME };
+        },
+      },
+      setup: (s) =>
+        s.on("tools/call", script(asking({ who: ELICIT }), done(), asking({ who: ELICIT }), done())),
+    });
+    const own = (requests: InputRequests, context: InputContext) => {
+      asked.push(`call ${context.round} ${Object.keys(requests).join()}`);
+      return { who: NAME };
+    };
+    await client.callTool("t", {}, { onInputRequired: own });
+    await client.callTool("t");
+    expect(asked).toEqual(["call 1 who", "client"]);
+  });
+
+  it("a call's own onInputRequired works on a client that has no resolver", async () => {
+    const { client } = await connectFake({
+      client: { capabilities: ALL },
+      setup: (s) => s.on("tools/call", script(asking({ who: ELICIT }), done("hi"))),
+    });
+    const result = await client.callTool("t", {}, { onInputRequired: () => ({ who: NAME }) });
+    expect(result.content).toEqual([{ type: "text", text: "hi" }]);
+  });
 });
 
 describe("2026-07-28 input rounds that fail", () => {

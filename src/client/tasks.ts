@@ -11,6 +11,7 @@ import {
 import type { CallToolResult } from "../protocol/types/tools.js";
 import { LEGACY_VERSION } from "../protocol/versions.js";
 import type { Client } from "./client.js";
+import type { InputResolver } from "./input-types.js";
 import type { RequestOptions } from "./types.js";
 
 /** A task as the client sees it, whichever era it came from (2025-11-25 `ttl` is read as `ttlMs`). */
@@ -55,6 +56,11 @@ export interface TaskWaitOptions {
   onStatus?: (task: ClientTask) => void;
   /** The clock of intervals and the deadline (default: the system clock). */
   clock?: Clock;
+  /**
+   * 2026-07-28: answers the task's requests for input instead of the client's `onInputRequired` or per-kind
+   * handlers (as `RequestOptions.onInputRequired` does for a call's rounds).
+   */
+  onInputRequired?: InputResolver;
 }
 
 /** True for a `tools/call` answer that is a task handle (2026 `resultType: "task"`, 2025 `{ task }`). */
@@ -178,6 +184,7 @@ export async function waitForTask(
         current.inputRequests ?? {},
         current.taskId,
         options.signal,
+        options.onInputRequired,
       );
       await updateTask(client, current.taskId, responses, req);
     } else {

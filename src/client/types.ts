@@ -8,7 +8,7 @@ import type { JsonSchemaValidatorFactory } from "../protocol/validation.js";
 import type { Era } from "../protocol/versions.js";
 import type { Transport } from "../transports/transport.js";
 import type { ServerNotificationCallback, ServerRequestCallback } from "./custom.js";
-import type { InputOptions } from "./input-types.js";
+import type { InputOptions, InputResolver } from "./input-types.js";
 
 /**
  * Where the client reports what it drops or survives: malformed or unsolicited messages, and callbacks that
@@ -187,6 +187,15 @@ export interface RequestOptions {
   maxTotalTimeoutMs?: number;
   /** Extra `_meta` keys such as `traceparent`. Keys the client sets itself win. */
   meta?: { [key: string]: unknown };
+  /**
+   * 2026-07-28: answers this operation's `input_required` rounds instead of the client's `onInputRequired` or
+   * per-kind handlers (the capabilities the client declared still bound what a server may ask). A 2025-11-25
+   * server request names no call: it goes to the client's own.
+   *
+   * @example
+   * await client.callTool("deploy", { env: "prod" }, { onInputRequired: (requests) => askThisUser(requests) });
+   */
+  onInputRequired?: InputResolver;
 }
 
 /**

@@ -1,10 +1,9 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { InputResolver } from "../client/index.js";
 import type { Clock } from "../jsonrpc/clock.js";
 import { JsonRpcError } from "../jsonrpc/errors.js";
 import { isObject } from "../jsonrpc/message.js";
 import type { ClientCapabilities } from "../protocol/types/capabilities.js";
-import type { InputRequests } from "../protocol/types/input.js";
+import type { InputRequests, InputResponses } from "../protocol/types/input.js";
 import type { LoggingMessageParams } from "../protocol/types/lifecycle.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
 import { MODERN_VERSION } from "../protocol/versions.js";
@@ -33,14 +32,23 @@ const CAPABILITY: { readonly [method: string]: keyof ClientCapabilities } = {
 };
 
 /**
+ * The upstream operation of one downstream call: its abort signal, the resolver of its 2026 input rounds, and
+ * the gateway's task when the client made the call as a task.
+ */
+export type BridgedWork = (
+  signal: AbortSignal,
+  onInputRequired: InputResolver,
+  task?: TaskContext,
+) => Promise<unknown>;
+
+/**
  * The era bridge: an upstream's requests for input (a 2025-11-25 server request, or a 2026-07-28
  * `input_required` round) become `inputRequired()` rounds of the downstream call that caused them, which the
  * server carries in the downstream client's own era (2025: requests to it; 2026: an `input_required` result and
- * its retry). A 2026 upstream's round is tied to its call exactly; a 2025 upstream's requests carry no call, so
- * they go to the oldest call in flight on that upstream.
+ * its retry). A 2026 upstream's round is tied to its call exactly (the call's own `onInputRequired`); a 2025
+ * upstream's requests carry no call, so they go to the oldest call in flight on that upstream.
  */
 export class Bridge {
-  private readonly current = new AsyncLocalStorage<Exchange>();
   private readonly inflight = new Map<string, Set<Exchange>>();
   private readonly parked = new Map<string, { exchange: Exchange; timer: unknown }>();
 
@@ -54,18 +62,18 @@ export class Bridge {
     return this.parked.size;
   }
 
-  /** The resolver of an upstream's client. */
+  /**
+   * The resolver of an upstream's client: its 2025 server requests go to the oldest call in flight on it. A 2026
+   * round is answered by its call's own resolver; one that reaches this (an operation outside any call) is refused.
+   */
   resolver(upstream: string): InputResolver {
     return (requests, context) => {
       const exchange =
-        context.era === MODERN_VERSION
-          ? this.current.getStore()
-          : this.inflight.get(upstream)?.values().next().value;
-      if (exchange === undefined || exchange.upstream !== upstream) {
+        context.era === MODERN_VERSION ? undefined : this.inflight.get(upstream)?.values().next().value;
+      if (exchange === undefined) {
         throw new JsonRpcError(-32603, "no call through the gateway is waiting for this input");
       }
-      refuseUnsupported(requests, exchange.capabilities);
-      return exchange.ask(requests, context.signal);
+      return answer(exchange, requests, context.signal);
     };
   }
 
@@ -74,11 +82,7 @@ export class Bridge {
    * `requestState` names the exchange) answers the upstream's requests. Resolves with the upstream's answer, or
    * `inputRequired()` passing its next requests to the client.
    */
-  async round(
-    upstream: string,
-    ctx: RequestContext,
-    work: (signal: AbortSignal) => Promise<unknown>,
-  ): Promise<unknown | InputRequired> {
+  async round(upstream: string, ctx: RequestContext, work: BridgedWork): Promise<unknown | InputRequired> {
     const exchange = this.resume(ctx) ?? this.begin(upstream, ctx, work);
     exchange.capabilities = ctx.clientCapabilities;
     const abort = () => exchange.abort(ctx.signal.reason);
@@ -121,13 +125,9 @@ export class Bridge {
    * (as its own task where it takes one, its status told to `task`), and its requests for input become the task's (`input_required`, answered with `tasks/update` in
    * 2026-07-28, or as requests on `tasks/result` in 2025-11-25); cancelling the task cancels the upstream call.
    */
-  task(
-    upstream: string,
-    ctx: RequestContext,
-    work: (signal: AbortSignal, task: TaskContext) => Promise<unknown>,
-  ): TaskRun {
+  task(upstream: string, ctx: RequestContext, work: BridgedWork): TaskRun {
     return runAsTask(async (task) => {
-      const exchange = this.begin(upstream, ctx, (signal) => work(signal, task));
+      const exchange = this.begin(upstream, ctx, (signal, resolver) => work(signal, resolver, task));
       exchange.capabilities = ctx.clientCapabilities;
       const abort = () => exchange.abort(task.signal.reason);
       task.signal.addEventListener("abort", abort, { once: true });
@@ -169,11 +169,7 @@ export class Bridge {
     return entry.exchange;
   }
 
-  private begin(
-    upstream: string,
-    ctx: RequestContext,
-    work: (signal: AbortSignal) => Promise<unknown>,
-  ): Exchange {
+  private begin(upstream: string, ctx: RequestContext, work: BridgedWork): Exchange {
     const exchange = new Exchange(upstream);
     exchange.identity = principalOf(ctx.identity);
     exchange.log = ctx.log;
@@ -184,9 +180,10 @@ export class Bridge {
     }
     const calls = set;
     calls.add(exchange);
+    const own: InputResolver = (requests, context) => answer(exchange, requests, context.signal);
     exchange.start(async (signal) => {
       try {
-        return await this.current.run(exchange, () => work(signal));
+        return await work(signal, own);
       } finally {
         calls.delete(exchange);
       }
@@ -209,6 +206,16 @@ function principalOf(identity: unknown): unknown {
     // Not JSON (a cycle, a BigInt): only that very object goes on.
     return identity;
   }
+}
+
+/** Hands an upstream's requests to the downstream call, unless its client cannot answer them. */
+function answer(
+  exchange: Exchange,
+  requests: InputRequests,
+  signal: AbortSignal | undefined,
+): Promise<InputResponses> {
+  refuseUnsupported(requests, exchange.capabilities);
+  return exchange.ask(requests, signal);
 }
 
 function refuseUnsupported(requests: InputRequests, capabilities: ClientCapabilities): void {

@@ -22,6 +22,8 @@ export type UpstreamTarget =
       readonly headers: { readonly [name: string]: string };
       /** Its OAuth (`oauth`), absent for static `headers` only. */
       readonly oauth?: UpstreamOAuth;
+      /** Private and link-local addresses allowed, in the URL and in what its host name resolves to. */
+      readonly allowPrivateAddress: boolean;
     };
 
 /** The policy and bounds of one upstream, after defaults. */
@@ -275,6 +277,7 @@ function upstreamOf(
       ...(entry.oauth === undefined
         ? {}
         : { oauth: parseUpstreamOAuth(entry.oauth, `${key}.oauth`, headers) }),
+      allowPrivateAddress: entry.allowPrivateAddress === true,
     });
   }
   return Object.freeze({ name, target, policy, start });

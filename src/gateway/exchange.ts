@@ -24,7 +24,6 @@ interface Ask {
  * client left out are asked for again; answers to keys not asked are ignored.
  */
 export class Exchange {
-  readonly id: string = randomUUID();
   /** Aborts the upstream call (the downstream cancelled, a deadline passed, the round expired). */
   readonly controller = new AbortController();
   /** The downstream client's capabilities, as its latest round said. */
@@ -36,8 +35,15 @@ export class Exchange {
   private readonly asks: Ask[] = [];
   private outcome: ExchangeEvent | undefined;
   private wake: (() => void) | undefined;
+  private key: string | undefined;
 
   constructor(readonly upstream: string) {}
+
+  /** Names it in a round's `requestState`; made only for an exchange that waits for a round (most never do). */
+  get id(): string {
+    this.key ??= randomUUID();
+    return this.key;
+  }
 
   /** True once the upstream answered or failed. */
   get settled(): boolean {

@@ -1,3 +1,4 @@
+import type { LookupFunction } from "node:net";
 import { type HttpAuthProvider, isAuthProvider } from "../http/index.js";
 import { type Clock, systemClock } from "../jsonrpc/clock.js";
 import { optionError, positiveInteger } from "../jsonrpc/config-check.js";
@@ -54,6 +55,15 @@ export interface GatewayOptions
    * createGateway({ config, plugins: [otelServerPlugin()], upstreamTransport: (t) => otelClientTransport(t) });
    */
   upstreamTransport?: (transport: Transport, upstream: string) => Transport;
+  /**
+   * How HTTP upstreams' host names are resolved, as `net.connect`'s `lookup` (default `dns.lookup`): a resolver of
+   * your own (split-horizon DNS, a fixed table). Every address it answers is checked on each new connection:
+   * a private or link-local one is refused unless the upstream's `allowPrivateAddress` is set.
+   *
+   * @example
+   * lookup: (host, options, callback) => dns.lookup(host, { ...options, family: 4 }, callback)
+   */
+  lookup?: LookupFunction;
   /** The clock of restarts and round expiries (tests pass a manual one). */
   clock?: Clock;
 }
@@ -113,6 +123,7 @@ export function createGateway(options: GatewayOptions): Server {
     plugins,
     authProviders,
     upstreamTransport,
+    lookup,
     ...rest
   } = options;
   if (upstreamTransport !== undefined && typeof upstreamTransport !== "function") {
@@ -158,6 +169,7 @@ export function createGateway(options: GatewayOptions): Server {
       resolver: bridge.resolver(entry.name),
       authProvider: providerOf(authProviders, entry, within),
       wrap: upstreamTransport,
+      lookup,
       log: (message, details) => logger?.warn(message, details),
     });
   const boot = (list: Iterable<Upstream>) =>

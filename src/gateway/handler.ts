@@ -1,17 +1,13 @@
+import type { InputResolver, RequestOptions } from "../client/index.js";
 import type { Clock } from "../jsonrpc/clock.js";
 import { JsonRpcError } from "../jsonrpc/errors.js";
 import type { CompleteParams, CompleteResult } from "../protocol/types/completion.js";
 import type { GetPromptResult } from "../protocol/types/prompts.js";
 import type { ReadResourceResult } from "../protocol/types/resources.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
-import {
-  isInputRequired,
-  type RequestContext,
-  type ServerHandler,
-  type TaskContext,
-} from "../server/index.js";
+import { isInputRequired, type RequestContext, type ServerHandler } from "../server/index.js";
 import type { Access } from "./access.js";
-import type { Bridge } from "./bridge.js";
+import type { Bridge, BridgedWork } from "./bridge.js";
 import type { Catalogue, CatalogueBuilder } from "./catalogue.js";
 import type { Namespace } from "./names.js";
 import { checkArguments, checkResult } from "./policy.js";
@@ -61,8 +57,14 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
     }
     return upstream;
   };
-  const progressOf = (ctx: RequestContext) => (p: { progress: number; total?: number; message?: string }) =>
-    void ctx.progress(p.progress, p.total, p.message).catch(() => {});
+  // Progress is asked of the upstream only when this client asked for it.
+  const via = (ctx: RequestContext, onInputRequired: InputResolver): RequestOptions =>
+    ctx.meta.progressToken === undefined
+      ? { onInputRequired }
+      : {
+          onInputRequired,
+          onProgress: (p) => void ctx.progress(p.progress, p.total, p.message).catch(() => {}),
+        };
 
   return {
     listTools: async (_request, ctx) => ({ tools: (await lists(ctx)).tools }),
@@ -87,7 +89,7 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
         mapLinks(checkResult(upstream.name, upstream.config.policy, answer as CallToolResult), (uri) =>
           names.uri(upstream.name, uri),
         );
-      const work = (signal: AbortSignal, task?: TaskContext) =>
+      const work: BridgedWork = (signal, onInputRequired, task) =>
         upstream.call(
           (client, options) =>
             callUpstreamTool(
@@ -96,18 +98,21 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
                 upstream: upstream.name,
                 tool: item,
                 args,
-                options: { ...options, onProgress: progressOf(ctx) },
+                options,
                 clock: deps.clock,
                 mirror: task && ((t) => void task.status(t.statusMessage ?? t.status).catch(() => {})),
               },
               task && upstream.lists.tools.find((t) => t.name === item),
             ),
           signal,
+          via(ctx, onInputRequired),
         );
       // A call the client made as a task (the gateway's `tasks` option on) runs as the gateway's task, and as the
       // upstream's own task where the upstream and the tool take tasks.
       if (ctx.taskAugmented) {
-        return bridge.task(upstream.name, ctx, (signal, task) => work(signal, task).then(finish));
+        return bridge.task(upstream.name, ctx, (signal, resolver, task) =>
+          work(signal, resolver, task).then(finish),
+        );
       }
       const answer = await bridge.round(upstream.name, ctx, work);
       if (!isAnswer(answer)) return answer as never;
@@ -118,10 +123,11 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
       const split = names.splitName(name);
       const upstream = upstreamOf(split?.upstream, "prompt", name, ctx);
       const item = split?.item ?? "";
-      const answer = await bridge.round(upstream.name, ctx, (signal) =>
+      const answer = await bridge.round(upstream.name, ctx, (signal, onInputRequired) =>
         upstream.call(
-          (client, options) => client.getPrompt(item, args, { ...options, onProgress: progressOf(ctx) }),
+          (client, options) => client.getPrompt(item, args, options),
           signal,
+          via(ctx, onInputRequired),
         ),
       );
       if (!isAnswer(answer)) return answer as never;
@@ -132,8 +138,8 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
       const split = names.splitUri(uri);
       const upstream = upstreamOf(split?.upstream, "resource", uri, ctx);
       const inner = split?.uri ?? "";
-      const answer = await bridge.round(upstream.name, ctx, (signal) =>
-        upstream.call((client, options) => client.readResource(inner, options), signal),
+      const answer = await bridge.round(upstream.name, ctx, (signal, onInputRequired) =>
+        upstream.call((client, options) => client.readResource(inner, options), signal, { onInputRequired }),
       );
       if (!isAnswer(answer)) return answer as never;
       const result = checkResult(upstream.name, upstream.config.policy, answer as ReadResourceResult);

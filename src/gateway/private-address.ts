@@ -2,7 +2,8 @@
  * True for an IP literal in a private or link-local range: 10/8, 172.16/12, 192.168/16, 169.254/16 (where cloud
  * metadata services answer), 100.64/10 (carrier-grade NAT), 0/8, and IPv6 unique-local (fc00::/7), link-local
  * (fe80::/10) and IPv4-mapped forms of those. Loopback is not private here (a local upstream is the common
- * case), and a host name is not resolved: the rule is about what the config names.
+ * case). A host name is not an IP literal and gives false: the addresses it resolves to are checked at connect
+ * time (`guardedLookup`).
  *
  * @example
  * isPrivateAddress("169.254.169.254"); // true

@@ -80,6 +80,7 @@ async function follow(call: UpstreamCall, task: ClientTask): Promise<CallToolRes
       ...UPSTREAM_TASK_POLL,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       deadlineMs: UPSTREAM_TASK_DEADLINE_MS,
+      ...(options.onInputRequired === undefined ? {} : { onInputRequired: options.onInputRequired }),
       clock: call.clock,
       onStatus,
     });

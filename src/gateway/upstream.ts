@@ -1,5 +1,6 @@
 import { AsyncResource } from "node:async_hooks";
-import { Client, type InputResolver } from "../client/index.js";
+import type { LookupFunction } from "node:net";
+import { Client, type InputResolver, type RequestOptions } from "../client/index.js";
 import type { HttpAuthProvider } from "../http/index.js";
 import type { Clock } from "../jsonrpc/clock.js";
 import { JsonRpcError, McpkitError } from "../jsonrpc/errors.js";
@@ -44,6 +45,8 @@ export interface UpstreamDeps {
   authProvider: HttpAuthProvider | undefined;
   /** Wraps its transport (tracing), if the gateway was given a wrapper. */
   wrap: ((transport: Transport, upstream: string) => Transport) | undefined;
+  /** How an HTTP upstream's host name is resolved (default `dns.lookup`). */
+  lookup: LookupFunction | undefined;
   /** Where what only an operator should read goes (the server's logger). */
   log(message: string, details: { [key: string]: unknown }): void;
 }
@@ -108,22 +111,29 @@ export class Upstream {
     return this.detached(() => this.start());
   }
 
-  /** Runs one operation in a slot of this upstream, under its deadline and `signal`. */
+  /** Runs one operation in a slot of this upstream, under its deadline and `signal`, with `extra` options. */
   async call<T>(
-    work: (client: Client, options: { timeoutMs: number; signal?: AbortSignal }) => Promise<T>,
+    work: (client: Client, options: RequestOptions & { timeoutMs: number }) => Promise<T>,
     signal?: AbortSignal,
+    extra?: RequestOptions,
   ): Promise<T> {
-    const client = await this.use();
-    return this.limiter.run(async () => {
-      try {
-        const options = { timeoutMs: this.config.policy.timeoutMs, ...(signal ? { signal } : {}) };
-        return await work(client, options);
-      } catch (error) {
-        const refused = unauthorized(error);
-        if (refused !== undefined) this.lose(client, `its authorization failed (UNAUTHORIZED): ${refused}`);
-        throw this.translate(error);
-      }
+    // Up (the common case): no hop through use().
+    const client = this.client ?? (await this.use());
+    return this.limiter.run(() => {
+      const options: RequestOptions & { timeoutMs: number } = {
+        ...extra,
+        timeoutMs: this.config.policy.timeoutMs,
+      };
+      if (signal) options.signal = signal;
+      return work(client, options).catch((error: unknown) => this.failed(client, error));
     }, signal);
+  }
+
+  /** A call's failure, as the client sees it; a refused authorization takes the upstream down. */
+  private failed(client: Client, error: unknown): never {
+    const refused = unauthorized(error);
+    if (refused !== undefined) this.lose(client, `its authorization failed (UNAUTHORIZED): ${refused}`);
+    throw this.translate(error);
   }
 
   /**
@@ -177,7 +187,13 @@ export class Upstream {
 
   private async connect(): Promise<Client> {
     const { policy, target } = this.config;
-    const opened = openUpstream(target, policy.timeoutMs, this.deps.authProvider);
+    const opened = openUpstream(
+      this.name,
+      target,
+      policy.timeoutMs,
+      this.deps.authProvider,
+      this.deps.lookup,
+    );
     const client = new Client({
       transport: this.deps.wrap?.(opened.transport, this.name) ?? opened.transport,
       clientInfo: { name: "mcpkit-gateway", version: "0.1.0" },
@@ -317,6 +333,11 @@ export class Upstream {
       }
       if (error.code === "UNAUTHORIZED")
         return this.unavailable(this.downReason ?? "its authorization failed");
+      if (error.details?.reason === "private_address") {
+        // The address is for the operator, not the client.
+        this.deps.log(error.message, error.details);
+        return this.unavailable("its host name resolved to a private address");
+      }
       if (error.code === "CLOSED" || error.code === "TRANSPORT") {
         return this.unavailable("its connection ended during the call");
       }

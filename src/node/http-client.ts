@@ -6,6 +6,7 @@ import {
   type IncomingMessage,
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type { LookupFunction } from "node:net";
 import type { Duplex, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type {
@@ -23,6 +24,15 @@ export interface NodeHttpOptions {
    * Certificates are always verified; there is no way to turn that off.
    */
   ca?: string | Buffer | Array<string | Buffer>;
+  /**
+   * Resolves the host name of each new connection (default: `dns.lookup`), as `net.connect`'s `lookup`: the
+   * connection goes to the address it answers, so a lookup that refuses an address (failing with an error) keeps
+   * every connection off it. A URL with an IP literal is not looked up.
+   *
+   * @example
+   * nodeHttp({ lookup: (host, options, callback) => dns.lookup(host, { ...options, family: 4 }, callback) })
+   */
+  lookup?: LookupFunction;
 }
 
 /** The most of an unwanted body's rest drained to keep its connection, and for how long. */
@@ -81,12 +91,13 @@ class NodeHttpClient implements HttpClient {
 
   private targetOf(url: URL): ClientRequestArgs {
     let agent: HttpAgent;
+    const { ca, lookup } = this.options;
+    const base = lookup === undefined ? { keepAlive: true } : { keepAlive: true, lookup };
     if (url.protocol === "https:") {
-      const { ca } = this.options;
-      this.secure ??= new TimedHttpsAgent(ca === undefined ? { keepAlive: true } : { keepAlive: true, ca });
+      this.secure ??= new TimedHttpsAgent(ca === undefined ? base : { ...base, ca });
       agent = this.secure;
     } else {
-      this.plain ??= new TimedHttpAgent({ keepAlive: true });
+      this.plain ??= new TimedHttpAgent(base);
       agent = this.plain;
     }
     const target: ClientRequestArgs = {

@@ -135,6 +135,27 @@ describe("an upstream over Streamable HTTP", () => {
   });
 });
 
+describe("progress through the gateway", () => {
+  it("is asked of the upstream only when the client asked for it", async () => {
+    const asked: boolean[] = [];
+    const upstream = new ServerBuilder({ serverInfo: { name: "remote", version: "1" } })
+      .tool({ name: "tick", inputSchema: { type: "object" } }, async (_args, ctx) => {
+        asked.push(ctx.meta.progressToken !== undefined);
+        await ctx.progress(1, 1);
+        return { content: [{ type: "text", text: "ticked" }] };
+      })
+      .build();
+    const handle = await serve(upstream);
+    closers.push(() => handle.close());
+    const { client } = await gatewayWithClient({ remote: { url: handle.url } }, {}, closers);
+    expect(text(await client.callTool("remote__tick", {}))).toBe("ticked");
+    const steps: number[] = [];
+    await client.callTool("remote__tick", {}, { onProgress: (p) => steps.push(p.progress) });
+    expect(asked).toEqual([false, true]);
+    expect(steps).toEqual([1]);
+  });
+});
+
 describe("per-upstream credentials", () => {
   it("sends an HTTP upstream's auth provider's headers (an OAuthClient's place), and refuses one for no HTTP upstream", async () => {
     const handle = await serve(whoamiUpstream(), {

@@ -31,6 +31,7 @@ describe("gateway config", () => {
       kind: "http",
       url: "http://127.0.0.1:3000/mcp",
       headers: { authorization: "Bearer x" },
+      allowPrivateAddress: false,
     });
     expect(config.upstreams[0]?.start).toBe("lazy");
   });
