@@ -78,7 +78,7 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
       const item = split?.item ?? "";
       if (ctx.requestState === undefined) {
         await upstream.use();
-        const tool = upstream.lists.tools.find((t) => t.name === item);
+        const tool = upstream.tool(item);
         const granted = deps.access().grant(ctx.identity).tool(upstream.name, name);
         if (tool === undefined || !granted || !deps.catalogue.serves(upstream, tool)) {
           throw new JsonRpcError(-32602, `Unknown tool: ${name}`);
@@ -102,7 +102,7 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
                 clock: deps.clock,
                 mirror: task && ((t) => void task.status(t.statusMessage ?? t.status).catch(() => {})),
               },
-              task && upstream.lists.tools.find((t) => t.name === item),
+              upstream.tool(item),
             ),
           signal,
           via(ctx, onInputRequired),

@@ -45,16 +45,18 @@ export function takesTasks(client: Client, tool: Tool | undefined): boolean {
 }
 
 /**
- * Calls an upstream tool. Made as the gateway's task (`mirror` set) on a tool that {@link takesTasks}, the
- * upstream is called as a task of its own: its status message mirrored into the gateway's task, its input
- * requests reaching the bridge through the upstream client's resolver, its result fetched once done, and
- * the upstream task cancelled when `options.signal` aborts (the downstream cancelled the gateway's task, or its
- * TTL passed). Otherwise a plain call; a 2026-07-28 upstream may still answer it with a task (the gateway's
- * client declares the extension), which is then waited for.
+ * Calls an upstream tool. Made as the gateway's task (`mirror` set) on a tool that {@link takesTasks}, or on
+ * one whose `taskSupport` is `required` (which a 2025-11-25 server refuses to run inline), the upstream is called
+ * as a task of its own: its status message mirrored into the gateway's task if there is one, its input requests
+ * reaching the bridge through the call's resolver, its result fetched once done, and the upstream task cancelled
+ * when `options.signal` aborts (the downstream call or the gateway's task was cancelled, or its deadline or TTL
+ * passed). Otherwise a plain call; a 2026-07-28 upstream may still answer it with a task (the gateway's client
+ * declares the extension), which is then waited for.
  */
 export async function callUpstreamTool(call: UpstreamCall, tool: Tool | undefined): Promise<CallToolResult> {
   const { client, options } = call;
-  if (call.mirror !== undefined && takesTasks(client, tool)) {
+  const asTask = call.mirror !== undefined || tool?.execution?.taskSupport === "required";
+  if (asTask && takesTasks(client, tool)) {
     const { task, result } = await callToolAsTask(client, call.tool, call.args ?? {}, options);
     if (task === undefined) return result;
     return follow(call, task);

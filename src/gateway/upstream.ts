@@ -62,6 +62,7 @@ const LIMITS = { maxItems: 10_000, maxPages: 100 };
  */
 export class Upstream {
   lists: UpstreamLists = EMPTY;
+  private toolIndex: { lists: UpstreamLists; byName: Map<string, Tool> } | undefined;
   readonly limiter: Limiter;
   private readonly subscriptions: ResourceSubscriptions;
   private client: Client | undefined;
@@ -109,6 +110,14 @@ export class Upstream {
     if (this.starting !== undefined) return this.starting;
     if (this.downReason !== undefined) return Promise.reject(this.unavailable(this.downReason));
     return this.detached(() => this.start());
+  }
+
+  /** Its tool of that (its own) name, from its lists now; a map made once per listing, not a scan per call. */
+  tool(name: string): Tool | undefined {
+    if (this.toolIndex?.lists !== this.lists) {
+      this.toolIndex = { lists: this.lists, byName: new Map(this.lists.tools.map((t) => [t.name, t])) };
+    }
+    return this.toolIndex.byName.get(name);
   }
 
   /** Runs one operation in a slot of this upstream, under its deadline and `signal`, with `extra` options. */

@@ -72,6 +72,22 @@ async function taskUpstream(era: string) {
         return ok(`hello ${(who as { content?: { name?: string } }).content?.name}`);
       }),
     )
+    .tool({ name: "deep", inputSchema: OBJECT, execution: { taskSupport: "required" } }, () =>
+      runAsTask(async (task) => {
+        seen.taskIds.push(task.taskId);
+        const { who } = await task.input({
+          who: {
+            method: "elicitation/create",
+            params: {
+              mode: "form",
+              message: "Who asks?",
+              requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+            },
+          },
+        });
+        return ok(`deep down, ${(who as { content?: { name?: string } }).content?.name}`);
+      }),
+    )
     .tool({ name: "hold", inputSchema: OBJECT, execution: TASKS }, () =>
       runAsTask(async (task) => {
         seen.taskIds.push(task.taskId);
@@ -166,6 +182,23 @@ for (const upstreamEra of [MODERN_VERSION, LEGACY_VERSION] as const) {
         const client = await gateway(upstream.url, era);
         expect(text(await callToolToCompletion(client, "up__ask", {}, POLL))).toBe("hello Tasker");
         expect(upstream.seen.taskIds[0]).toEqual(expect.any(String));
+      });
+
+      it("makes a plain call to a tool that requires a task as the upstream's task, its input carried", async () => {
+        const upstream = await taskUpstream(upstreamEra);
+        // A client that knows nothing of tasks, before a gateway without them.
+        const { client } = await gatewayWithClient(
+          { up: { url: upstream.url, start: "boot" } },
+          {
+            protocolVersion: era,
+            capabilities: { elicitation: { form: {} } },
+            onElicitation: () => ({ action: "accept", content: { name: "Tasker" } }),
+          },
+          closers,
+        );
+        expect(text(await client.callTool("up__deep", {}))).toBe("deep down, Tasker");
+        expect(upstream.seen.taskIds).toEqual([expect.any(String)]);
+        expect((await upstream.store.get(upstream.seen.taskIds[0] as string))?.status).toBe("completed");
       });
 
       it("cancels the upstream's task when the client cancels the gateway's", async () => {
