@@ -340,8 +340,9 @@ export class Upstream {
           reason: "upstream_timeout",
         });
       }
-      if (error.code === "UNAUTHORIZED")
+      if (unauthorized(error) !== undefined) {
         return this.unavailable(this.downReason ?? "its authorization failed");
+      }
       if (error.details?.reason === "private_address") {
         // The address is for the operator, not the client.
         this.deps.log(error.message, error.details);
@@ -396,7 +397,12 @@ async function listAll(client: Client, timeoutMs?: number): Promise<UpstreamList
  * The message of an auth provider's `UNAUTHORIZED` failure (mcpkit/auth's errors never hold a token, code or
  * secret, so a client may read it: "log in first: ..."), or undefined for any other error.
  */
+/**
+ * The message of a refused authorization: `UNAUTHORIZED` (an auth provider gave up), as the error or its cause,
+ * or an HTTP 401 that no provider handles (static `headers`).
+ */
 function unauthorized(error: unknown): string | undefined {
+  if (error instanceof McpkitError && error.details?.reason === "unauthorized") return error.message;
   const cause = error instanceof McpkitError && error.code !== "UNAUTHORIZED" ? error.cause : error;
   return cause instanceof McpkitError && cause.code === "UNAUTHORIZED" ? cause.message : undefined;
 }

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { GatewayPlugin } from "../../src/gateway/index.js";
+import { createHttpHandler } from "../../src/http/index.js";
+import { serve } from "../../src/node/index.js";
 import { LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
+import { ServerBuilder } from "../../src/server/index.js";
 import { ManualClock } from "../support/manual-clock.js";
 import { eventually, fixtureUpstream, gatewayWithClient } from "./support.js";
 
@@ -159,4 +162,52 @@ describe("gateway health", () => {
     expect((error as Error).message).not.toContain("SECRET-123");
     expect(JSON.stringify(logged)).toContain("SECRET-123");
   });
+});
+
+describe("an HTTP upstream whose credentials stop working", () => {
+  it.each([MODERN_VERSION, LEGACY_VERSION] as const)(
+    "names the refused authorization in the call's error and takes the upstream down (%s upstream)",
+    async (upstreamEra) => {
+      const upstream = new ServerBuilder({ serverInfo: { name: "guarded", version: "1.0.0" } })
+        .tool({ name: "ping", inputSchema: { type: "object" } }, () => ({ content: [] }))
+        .build();
+      const handler = createHttpHandler(upstream);
+      let accepted = true;
+      const front = await serve(async (request: Request) => {
+        if (!accepted || request.headers.get("authorization") !== "Bearer good") {
+          return new Response(null, {
+            status: 401,
+            headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' },
+          });
+        }
+        const body = request.method === "POST" ? await request.clone().text() : "";
+        if (upstreamEra === LEGACY_VERSION && body.includes('"server/discover"')) {
+          return Response.json({
+            jsonrpc: "2.0",
+            id: (JSON.parse(body) as { id: unknown }).id,
+            error: { code: -32601, message: "Method not found" },
+          });
+        }
+        return handler(request);
+      });
+      closers.push(
+        () => front.close(),
+        () => handler.close(),
+        () => upstream.close(),
+      );
+      const { server, client } = await gatewayWithClient(
+        { guarded: { url: front.url, headers: { Authorization: "Bearer good" }, start: "boot" } },
+        { protocolVersion: MODERN_VERSION },
+        closers,
+      );
+      const gateway = server.plugin("gateway") as GatewayPlugin;
+      expect(gateway.status()[0]?.state).toBe("up");
+      accepted = false;
+      await expect(client.callTool("guarded__ping", {})).rejects.toMatchObject({
+        code: -32603,
+        message: expect.stringMatching(/^upstream "guarded" is unavailable: its authorization failed/),
+      });
+      expect(gateway.status()[0]?.state).toBe("down");
+    },
+  );
 });
