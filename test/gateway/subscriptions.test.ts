@@ -89,6 +89,23 @@ describe.each([MODERN_VERSION, LEGACY_VERSION] as const)(
       expect(updates[0]).toBe("gateway://up/note://a");
     });
 
+    it("tells an instance that joins the cluster later of the subscriptions made before it", async () => {
+      const cluster = memoryCluster();
+      const updates: string[] = [];
+      const upstream = { up: fixtureUpstream("up", { start: "boot" }) };
+      const { client: subscriber } = await gatewayWithClient(upstream, client(updates), closers, { cluster });
+      await follow(subscriber, era, "gateway://up/note://a", updates);
+      // Only now does the second instance start: it asks, and the first repeats what it shared.
+      const { client: late } = await gatewayWithClient(upstream, { protocolVersion: era }, closers, {
+        cluster,
+      });
+      await eventually(async () => {
+        await late.callTool("up__touch", {});
+        return updates.length > 0;
+      });
+      expect(updates[0]).toBe("gateway://up/note://a");
+    });
+
     it("refuses a subscription to a URI that names no upstream", async () => {
       const updates: string[] = [];
       const { client: downstream } = await gatewayWithClient(
