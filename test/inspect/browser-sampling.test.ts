@@ -2,7 +2,7 @@
 // request and a draft reply, which the user approves as it is, edits (as a form or as JSON), or rejects (the
 // spec's -1 "User rejected sampling request"). An mcpkit server over HTTP, in both eras: 2025-11-25 sends a
 // real sampling/createMessage request; 2026-07-28 asks in an input_required result and gets the reply with the
-// retried call.
+// retried call. The sampling screenshot of docs/inspect.md is taken here (test/support/screenshots.ts).
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreateMessageResult } from "../../src/protocol/types/index.js";
 import { inputRequired, ServerBuilder } from "../../src/server/index.js";
 import { chromiumPath, type Headless, launchChromium } from "../support/chromium.js";
+import { screenshot } from "../support/screenshots.js";
 import { serveOnLoopback } from "./inspect-server.js";
 import { startInspector } from "./inspector.js";
 
@@ -165,6 +166,7 @@ describe.skipIf(chromiumPath === undefined)("mcpkit inspect in Chromium: samplin
         expect(await dialog.getByLabel("model", { exact: true }).inputValue()).toBe("claude-sonnet");
         expect(await dialog.getByLabel("stop reason").inputValue()).toBe("endTurn");
         expect(await dialog.getByLabel("reply text").inputValue()).toBe(DRAFT_TEXT);
+        if (era === "2026-07-28") await screenshot(page, "inspect-sampling.png");
         await dialog.getByRole("button", { name: "Approve" }).click();
         await expect.poll(() => result(page)).toBe(`claude-sonnet said ${DRAFT_TEXT} (assistant, endTurn)`);
         expect(await page.locator(".dialog").count()).toBe(0);
