@@ -17,24 +17,13 @@ import {
 } from "../../src/client/tasks.js";
 import { StreamableHttpClientTransport } from "../../src/http/client/transport.js";
 import type { Era } from "../../src/protocol/versions.js";
-import { type ClusterRig, startClusterRig } from "../support/cluster-harness.js";
+import { type ClusterRig, startClusterRig, upstreamRecordingFetch } from "../support/cluster-harness.js";
 import { systemTool } from "../support/system-tools.js";
 
 const redis = systemTool("redis-server");
 const nginx = systemTool("nginx");
 
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]?.text ?? "";
-
-/** A fetch that records which upstream nginx picked for each request (its X-Upstream header). */
-function recordingFetch() {
-  const upstreams: string[] = [];
-  const fetch = async (url: string | URL | Request, init?: RequestInit) => {
-    const response = await globalThis.fetch(url, init);
-    upstreams.push(response.headers.get("x-upstream") ?? "?");
-    return response;
-  };
-  return { fetch, upstreams };
-}
 
 function client(url: string, era: Era, fetch: typeof globalThis.fetch = globalThis.fetch) {
   return new Client({
@@ -104,7 +93,7 @@ describe.skipIf(redis === undefined || nginx === undefined)("Redis + nginx + 3 i
   });
 
   it("serves one 2025 session from all three instances: requests forwarded to its owner", async () => {
-    const { fetch, upstreams } = recordingFetch();
+    const { fetch, upstreams } = upstreamRecordingFetch();
     const session = await connected("2025-11-25", fetch);
     const owners = new Set<string>();
     for (let i = 0; i < 6; i++) owners.add(text(await session.callTool("whoami", {})));
@@ -133,7 +122,7 @@ describe.skipIf(redis === undefined || nginx === undefined)("Redis + nginx + 3 i
     );
 
   it("serves a 2026 task from every instance: polled, answered and cancelled through the others", async () => {
-    const { fetch, upstreams } = recordingFetch();
+    const { fetch, upstreams } = upstreamRecordingFetch();
     const c = await connected("2026-07-28", fetch);
     const { task } = await callToolAsTask(c, "ask-task", {});
     if (task === undefined) throw new Error("expected a task");
@@ -161,7 +150,7 @@ describe.skipIf(redis === undefined || nginx === undefined)("Redis + nginx + 3 i
   }, 30_000);
 
   it("serves a 2025 task polled on every instance (forwarded to its session's owner), with its input", async () => {
-    const { fetch, upstreams } = recordingFetch();
+    const { fetch, upstreams } = upstreamRecordingFetch();
     const session = await connected("2025-11-25", fetch);
     const owner = text(await session.callTool("whoami", {}));
     const held = await callToolAsTask(session, "hold-task", {});
@@ -206,7 +195,7 @@ describe.skipIf(redis === undefined || nginx === undefined)("Redis + nginx + 3 i
     const deadline = Date.now() + 15_000;
     let recovered = false;
     while (!recovered && Date.now() < deadline) {
-      const { fetch, upstreams } = recordingFetch();
+      const { fetch, upstreams } = upstreamRecordingFetch();
       const fresh = client(rig.url, "2025-11-25", fetch);
       try {
         await fresh.connect();

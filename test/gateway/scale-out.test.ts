@@ -13,7 +13,7 @@ import { Client } from "../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../src/http/index.js";
 import type { Era } from "../../src/protocol/versions.js";
 import { type CliProcess, startCli, waitUntil } from "../cli/built-cli.js";
-import { startBalancer, startRedisServer } from "../support/cluster-harness.js";
+import { startBalancer, startRedisServer, upstreamRecordingFetch } from "../support/cluster-harness.js";
 import { builtFixture } from "../support/fixture-build.js";
 import { systemTool } from "../support/system-tools.js";
 import { eventually } from "./support.js";
@@ -24,17 +24,6 @@ const NAMES = ["g0", "g1", "g2"];
 const NOTE = "gateway://up/note://a";
 
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]?.text ?? "";
-
-/** A fetch that records which instance nginx picked for each request (its X-Upstream header). */
-function recordingFetch() {
-  const upstreams: string[] = [];
-  const fetch = async (url: string | URL | Request, init?: RequestInit) => {
-    const response = await globalThis.fetch(url, init);
-    upstreams.push(response.headers.get("x-upstream") ?? "?");
-    return response;
-  };
-  return { fetch: fetch as typeof globalThis.fetch, upstreams };
-}
 
 describe.skipIf(redisPath === undefined || nginxPath === undefined)(
   "mcpkit gateway x3 + Redis + nginx",
@@ -130,7 +119,7 @@ describe.skipIf(redisPath === undefined || nginxPath === undefined)(
     });
 
     it("serves a 2025-11-25 session initialized on one instance from the others: each forwards it to its owner", async () => {
-      const { fetch, upstreams } = recordingFetch();
+      const { fetch, upstreams } = upstreamRecordingFetch();
       const session = await connect("2025-11-25", { fetch });
       const answers: string[] = [];
       for (let i = 0; i < 6; i++) answers.push(text(await session.callTool("up__echo", { text: "s" })));
@@ -156,7 +145,7 @@ describe.skipIf(redisPath === undefined || nginxPath === undefined)(
     });
 
     it("delivers to a 2026 listen stream an update caused on another instance's upstream", async () => {
-      const { fetch, upstreams } = recordingFetch();
+      const { fetch, upstreams } = upstreamRecordingFetch();
       const listener = await connect("2026-07-28", { fetch });
       const subscription = await listener.listenSubscriptions({ resourceSubscriptions: [NOTE] });
       expect(await subscription.next(10_000)).toMatchObject({

@@ -18,7 +18,7 @@ import {
 import { JsonRpcError } from "../../src/jsonrpc/errors.js";
 import { serve } from "../../src/node/index.js";
 import { LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
-import { MemoryTaskStore, runAsTask, ServerBuilder } from "../../src/server/index.js";
+import { MemoryTaskStore, runAsTask, ServerBuilder, type TaskContext } from "../../src/server/index.js";
 import { eventually, gatewayWithClient } from "./support.js";
 
 const closers: Array<() => Promise<unknown>> = [];
@@ -31,6 +31,21 @@ const OBJECT = { type: "object" } as const;
 const TASKS = { taskSupport: "optional" } as const;
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]?.text ?? "";
 const ok = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
+
+/** Asks the task's client for a name (an elicitation form) and answers with it. */
+async function nameFrom(task: TaskContext): Promise<string | undefined> {
+  const { who } = await task.input({
+    who: {
+      method: "elicitation/create",
+      params: {
+        mode: "form",
+        message: "Who are you?",
+        requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+      },
+    },
+  });
+  return (who as { content?: { name?: string } }).content?.name;
+}
 
 /** An mcpkit upstream with task tools, served on 127.0.0.1 in `era`; its task store and what its tools saw. */
 async function taskUpstream(era: string) {
@@ -55,37 +70,13 @@ async function taskUpstream(era: string) {
     .tool({ name: "ask", inputSchema: OBJECT, execution: TASKS }, () =>
       runAsTask(async (task) => {
         seen.taskIds.push(task.taskId);
-        const { who } = await task.input({
-          who: {
-            method: "elicitation/create",
-            params: {
-              mode: "form",
-              message: "Who are you?",
-              requestedSchema: {
-                type: "object",
-                properties: { name: { type: "string" } },
-                required: ["name"],
-              },
-            },
-          },
-        });
-        return ok(`hello ${(who as { content?: { name?: string } }).content?.name}`);
+        return ok(`hello ${await nameFrom(task)}`);
       }),
     )
     .tool({ name: "deep", inputSchema: OBJECT, execution: { taskSupport: "required" } }, () =>
       runAsTask(async (task) => {
         seen.taskIds.push(task.taskId);
-        const { who } = await task.input({
-          who: {
-            method: "elicitation/create",
-            params: {
-              mode: "form",
-              message: "Who asks?",
-              requestedSchema: { type: "object", properties: { name: { type: "string" } } },
-            },
-          },
-        });
-        return ok(`deep down, ${(who as { content?: { name?: string } }).content?.name}`);
+        return ok(`deep down, ${await nameFrom(task)}`);
       }),
     )
     .tool({ name: "hold", inputSchema: OBJECT, execution: TASKS }, () =>

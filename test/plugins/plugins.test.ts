@@ -184,7 +184,7 @@ describe("the plugin seam", () => {
       ]);
       expect((result as { stamped?: boolean }).stamped).toBe(true);
       expect(seen).toEqual([
-        "admit " + era + " tools/call",
+        `admit ${era} tools/call`,
         "result tools/call tools/call",
         "response tools/call true",
       ]);

@@ -286,3 +286,14 @@ export async function startRedisServer(
     },
   };
 }
+
+/** A fetch that records which upstream nginx picked for each request (its X-Upstream header, nginxConfig). */
+export function upstreamRecordingFetch(): { fetch: typeof globalThis.fetch; upstreams: string[] } {
+  const upstreams: string[] = [];
+  const fetch = async (url: string | URL | Request, init?: RequestInit) => {
+    const response = await globalThis.fetch(url, init);
+    upstreams.push(response.headers.get("x-upstream") ?? "?");
+    return response;
+  };
+  return { fetch: fetch as typeof globalThis.fetch, upstreams };
+}
