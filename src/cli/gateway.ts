@@ -9,6 +9,7 @@ import type { Server } from "../server/index.js";
 import { serveStdio } from "../stdio/index.js";
 import { ExitCode, type ExitStatus } from "./exit-codes.js";
 import { GatewayCredentials } from "./gateway-auth.js";
+import { type GatewayFront, gatewayFront } from "./gateway-front.js";
 import { runGatewayLogin } from "./gateway-login.js";
 import type { CliIo } from "./io.js";
 
@@ -26,7 +27,8 @@ running. Ctrl-C (or SIGTERM) stops it and every upstream. An HTTP upstream's "oa
 client_credentials grant, or what "mcpkit gateway login" stored) and keeps them in its own file of the token
 directory ("gateway": {"tokenStore": {"dir": ...}}, default ~/.config/mcpkit/gateway-tokens). With
 "gateway": {"redis": {"url": ...}} in the config, several instances behind a load balancer share sessions and
-subscriptions through that Redis.
+subscriptions through that Redis. With "gateway": {"auth": {"issuer": ..., "resource": ...}}, every request
+needs a JWT access token of that issuer for that resource (401 with Protected Resource Metadata otherwise).
 
 Flags:
   --config FILE   the config file (required)
@@ -82,9 +84,19 @@ export async function runGateway(
   let server: Server;
   const credentials = new GatewayCredentials(file, process.env);
   let cluster: RedisCluster | undefined;
+  let front: GatewayFront | undefined;
+  let auth: string | undefined;
   try {
     const config = readConfig(file);
     const checked = parseGatewayConfig(config);
+    auth = JSON.stringify(checked.auth);
+    if (checked.auth !== undefined) {
+      if (values.stdio) {
+        io.stderr.write("mcpkit gateway: gateway.auth protects the HTTP endpoint; --stdio has none\n");
+        return ExitCode.USAGE;
+      }
+      front = await gatewayFront(checked.auth);
+    }
     await credentials.prepare(checked);
     if (checked.redis !== undefined) {
       try {
@@ -95,7 +107,7 @@ export async function runGateway(
       }
     }
     server = createGateway({
-      config,
+      config: withoutAuth(config),
       authProviders: (upstream, entries) => credentials.provider(upstream, entries),
       ...(cluster === undefined ? {} : { cluster }),
     });
@@ -112,8 +124,15 @@ export async function runGateway(
     reloading = reloading.then(async () => {
       try {
         const config = readConfig(file);
-        await credentials.prepare(parseGatewayConfig(config));
-        await gateway.reload(config);
+        const checked = parseGatewayConfig(config);
+        if (JSON.stringify(checked.auth) !== auth) {
+          throw new McpkitError(
+            "INVALID_CONFIG",
+            "gateway.auth cannot change on reload; restart the gateway",
+          );
+        }
+        await credentials.prepare(checked);
+        await gateway.reload(withoutAuth(config));
         note(`reloaded ${file} (${why})`);
       } catch (error) {
         note(`kept the running config: ${file}: ${(error as Error).message}`);
@@ -131,11 +150,13 @@ export async function runGateway(
       return ExitCode.OK;
     }
     {
-      const handler = createHttpHandler(server);
-      const handle = await serve(handler, {
+      const handler = createHttpHandler(server, front ? { authenticate: front.authenticate } : {});
+      const served = front ? (request: Request) => front.handle(request) ?? handler(request) : handler;
+      const handle = await serve(served, {
         host: values.host ?? "127.0.0.1",
         port,
         ...(values.path === undefined ? {} : { path: values.path }),
+        ...(front ? { extraPaths: front.paths } : {}),
       });
       // Scaled out, the URL is printed once this instance is on the cluster bus (its sessions reachable).
       await handler.clusterReady;
@@ -192,6 +213,15 @@ function parse(argv: readonly string[]) {
       help: { type: "boolean", short: "h" },
     },
   });
+}
+
+/** The config without `gateway.auth`, which this command reads and `createGateway` refuses. */
+function withoutAuth(config: unknown): unknown {
+  if (typeof config !== "object" || config === null) return config;
+  const { gateway, ...rest } = config as { gateway?: unknown };
+  if (typeof gateway !== "object" || gateway === null || !("auth" in gateway)) return config;
+  const { auth: _auth, ...kept } = gateway as { auth?: unknown };
+  return { ...rest, gateway: kept };
 }
 
 function readConfig(file: string): unknown {

@@ -2,7 +2,13 @@ import { checkKeys, nonNegativeInteger, optionError, positiveInteger } from "../
 import { isObject } from "../jsonrpc/message.js";
 import { type AccessRule, parseAccess } from "./access.js";
 import { checkGlobs } from "./glob.js";
-import { parseTokenStore, parseUpstreamOAuth, type UpstreamOAuth } from "./oauth-config.js";
+import {
+  type GatewayAuth,
+  parseGatewayAuth,
+  parseTokenStore,
+  parseUpstreamOAuth,
+  type UpstreamOAuth,
+} from "./oauth-config.js";
 import { isPrivateAddress } from "./private-address.js";
 
 /** How one upstream is reached: a command run over stdio, or a Streamable HTTP endpoint. */
@@ -81,6 +87,8 @@ export interface GatewayConfig {
   readonly redis: GatewayRedis | undefined;
   /** `gateway.tasks`: a call a client makes as a task runs as the gateway's task (default false). */
   readonly tasks: boolean;
+  /** `gateway.auth`: the resource server `mcpkit gateway` puts in front (a program refuses it: see createGateway). */
+  readonly auth: GatewayAuth | undefined;
 }
 
 /** `gateway.redis`: where the instances of a scaled-out `mcpkit gateway` share sessions and notifications. */
@@ -101,6 +109,7 @@ const GATEWAY_KEYS = [
   "tokenStore",
   "redis",
   "tasks",
+  "auth",
 ];
 const POLICY_KEYS = [
   "tools",
@@ -202,6 +211,7 @@ export function parseGatewayConfig(input: unknown): GatewayConfig {
     tokenDir: parseTokenStore(gateway.tokenStore),
     redis: redisOf(gateway.redis),
     tasks: booleanAt(gateway.tasks, "gateway.tasks") ?? false,
+    auth: parseGatewayAuth(gateway.auth),
   });
 }
 

@@ -137,6 +137,7 @@ export function createGateway(options: GatewayOptions): Server {
       "is read by `mcpkit gateway`; a program passes the cluster option (mcpkit/redis createRedisCluster)",
     );
   }
+  refuseAuth(config);
   const time = clock ?? systemClock;
   const names = new Namespace(config.separator, config.uriScheme);
   const catalogue = new CatalogueBuilder(names);
@@ -223,6 +224,7 @@ export function createGateway(options: GatewayOptions): Server {
     async reload(next) {
       // Auth providers of upstreams a reload removes stay unused.
       const checked: GatewayConfig = parseGatewayConfig(next);
+      refuseAuth(checked);
       if (
         checked.separator !== config.separator ||
         checked.uriScheme !== config.uriScheme ||
@@ -281,6 +283,15 @@ type AuthProviders = GatewayOptions["authProviders"];
  * Each auth provider of a record names an HTTP upstream of the config, and is one; every upstream whose entry has
  * `oauth` gets one (a function is asked, and what it makes is checked, when the upstream is made).
  */
+/** `gateway.auth` is `mcpkit gateway`'s: a program that forgot its own `authenticate` would serve everyone. */
+function refuseAuth(config: GatewayConfig): void {
+  if (config.auth === undefined) return;
+  throw optionError(
+    "gateway.auth",
+    "is read by `mcpkit gateway`; a program puts mcpkit/auth's requireBearer in front (docs/gateway.md)",
+  );
+}
+
 function checkAuthProviders(providers: AuthProviders, config: GatewayConfig): void {
   if (typeof providers === "function") return;
   for (const [name, provider] of Object.entries(providers ?? {})) {

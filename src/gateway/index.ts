@@ -14,4 +14,4 @@ export {
 } from "./config.js";
 export { createGateway, type GatewayOptions, type GatewayPlugin, type UpstreamStatus } from "./gateway.js";
 export { globMatcher } from "./glob.js";
-export type { UpstreamOAuth } from "./oauth-config.js";
+export type { GatewayAuth, UpstreamOAuth } from "./oauth-config.js";

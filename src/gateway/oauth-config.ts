@@ -87,6 +87,50 @@ export function parseTokenStore(value: unknown): string | undefined {
   return input.dir;
 }
 
+/**
+ * `gateway.auth`: the OAuth resource server `mcpkit gateway` puts in front of its HTTP endpoint (mcpkit/auth's
+ * `requireBearer` with a `jwtVerifier` of the issuer, and Protected Resource Metadata naming it). A program puts
+ * its own `authenticate` in front instead.
+ */
+export interface GatewayAuth {
+  /** The authorization server whose JWT access tokens it accepts (`https`, or `http` on loopback). */
+  readonly issuer: string;
+  /** The gateway's own URL as clients reach it: the tokens' audience and the metadata's `resource`. */
+  readonly resource: string;
+  /** The issuer's JWKS, when its metadata does not say (default: discovered). */
+  readonly jwksUri: string | undefined;
+  /** Scopes every token must carry (default none). */
+  readonly requiredScopes: readonly string[] | undefined;
+  /** Scopes the metadata advertises (default `requiredScopes`). */
+  readonly scopesSupported: readonly string[] | undefined;
+}
+
+const AUTH_KEYS = ["issuer", "resource", "jwksUri", "requiredScopes", "scopesSupported"];
+
+/** Checks `gateway.auth`; `undefined` when absent. */
+export function parseGatewayAuth(value: unknown): GatewayAuth | undefined {
+  if (value === undefined) return undefined;
+  const input = checkOptions(value as { [key: string]: unknown }, AUTH_KEYS, "gateway.auth");
+  return Object.freeze({
+    issuer: urlAt(input.issuer, "gateway.auth.issuer"),
+    resource: urlAt(input.resource, "gateway.auth.resource"),
+    jwksUri: input.jwksUri === undefined ? undefined : urlAt(input.jwksUri, "gateway.auth.jwksUri"),
+    requiredScopes: scopesOf(input.requiredScopes, "gateway.auth.requiredScopes"),
+    scopesSupported: scopesOf(input.scopesSupported, "gateway.auth.scopesSupported"),
+  });
+}
+
+/** An `https` URL, or `http` on a loopback host. */
+function urlAt(value: unknown, key: string): string {
+  if (typeof value !== "string" || !URL.canParse(value)) throw optionError(key, "must be a URL");
+  const url = new URL(value);
+  const loopback = ["127.0.0.1", "[::1]", "localhost"].includes(url.hostname);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+    throw optionError(key, "must be an https URL (http only on a loopback host)");
+  }
+  return value;
+}
+
 /** The variable holding the secret: `clientSecretEnv: "NAME"` or `clientSecret: "${NAME}"`, never a literal. */
 function secretEnvOf(secret: unknown, env: unknown, key: string): string | undefined {
   if (secret !== undefined && env !== undefined) {

@@ -28,6 +28,19 @@ describe("serve", () => {
     expect((await raw(handle.url.replace("/mcp", "/other"), { method: "GET" })).status).toBe(404);
   });
 
+  it("routes extraPaths to the handler too (well-known metadata beside the endpoint), and nothing else", async () => {
+    const handle = await serve((request) => new Response(new URL(request.url).pathname), {
+      extraPaths: ["/.well-known/oauth-protected-resource/mcp"],
+    });
+    cleanup(() => handle.close());
+    const at = (path: string) => raw(handle.url.replace("/mcp", path), { method: "GET" });
+    expect((await at("/.well-known/oauth-protected-resource/mcp")).text).toBe(
+      "/.well-known/oauth-protected-resource/mcp",
+    );
+    expect((await at("/mcp")).status).toBe(200);
+    expect((await at("/.well-known/oauth-protected-resource")).status).toBe(404);
+  });
+
   it("closes promptly with a legacy GET stream open, ending the stream", async () => {
     const handle = await serve(fixtureServer());
     const peer = new HttpPeer(handle.url, "2025-11-25");

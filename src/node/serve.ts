@@ -18,6 +18,11 @@ export interface ServeOptions {
   port?: number;
   /** The endpoint path (default `/mcp`); other paths answer 404. */
   path?: string;
+  /**
+   * More paths the handler answers besides `path`, such as the well-known paths of Protected Resource Metadata
+   * (mcpkit/auth's `protectedResourceMetadata(...).paths`, answered by its `handle` in front of the MCP handler).
+   */
+  extraPaths?: readonly string[];
   /** Options of the handler `serve` builds when given a {@link Server}. */
   handler?: HttpHandlerOptions;
   /** Bounds on slow or idle clients (see {@link ServeTimeouts}; each field has a default). */
@@ -81,7 +86,7 @@ export interface ServeHandle {
  * console.log(`MCP endpoint at ${url}`);
  */
 export async function serve(target: Server | FetchHandler, options: ServeOptions = {}): Promise<ServeHandle> {
-  const { host = "127.0.0.1", port = 0, path = "/mcp" } = options;
+  const { host = "127.0.0.1", port = 0, path = "/mcp", extraPaths = [] } = options;
   const timeouts = resolveTimeouts(options.timeouts);
   const owned: HttpHandler | undefined =
     target instanceof Server ? createHttpHandler(target, options.handler ?? {}) : undefined;
@@ -103,7 +108,7 @@ export async function serve(target: Server | FetchHandler, options: ServeOptions
       const target = req.url ?? "/";
       const query = target.indexOf("?");
       const pathname = query < 0 ? target : target.slice(0, query);
-      if (pathname !== path) {
+      if (pathname !== path && !extraPaths.includes(pathname)) {
         res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not Found");
         return;
       }

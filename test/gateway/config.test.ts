@@ -68,6 +68,31 @@ describe("gateway config", () => {
     [{ gateway: { defaults: { maxConcurrent: 1.5 } }, mcpServers: {} }, "gateway.defaults.maxConcurrent"],
     [{ gateway: { redis: "redis://127.0.0.1" }, mcpServers: {} }, "gateway.redis"],
     [{ gateway: { tasks: "yes" }, mcpServers: {} }, "gateway.tasks"],
+    [{ gateway: { auth: { resource: "https://g.example/mcp" } }, mcpServers: {} }, "gateway.auth.issuer"],
+    [
+      {
+        gateway: { auth: { issuer: "http://as.example", resource: "https://g.example/mcp" } },
+        mcpServers: {},
+      },
+      "gateway.auth.issuer",
+    ],
+    [{ gateway: { auth: { issuer: "https://as.example" } }, mcpServers: {} }, "gateway.auth.resource"],
+    [
+      {
+        gateway: { auth: { issuer: "https://as.example", resource: "https://g/mcp", audience: "x" } },
+        mcpServers: {},
+      },
+      "gateway.auth.audience",
+    ],
+    [
+      {
+        gateway: {
+          auth: { issuer: "https://as.example", resource: "https://g/mcp", requiredScopes: ["a b"] },
+        },
+        mcpServers: {},
+      },
+      "gateway.auth.requiredScopes[0]",
+    ],
     [{ gateway: { redis: {} }, mcpServers: {} }, "gateway.redis.url"],
     [{ gateway: { redis: { url: "http://127.0.0.1:6379" } }, mcpServers: {} }, "gateway.redis.url"],
     [{ gateway: { redis: { url: "redis://127.0.0.1", db: 2 } }, mcpServers: {} }, "gateway.redis.db"],
@@ -95,6 +120,18 @@ describe("gateway config", () => {
     const error = configError(() => createGateway({ config }));
     expect(error.details).toEqual({ key: "gateway.redis" });
     expect(createGateway({ config, cluster: memoryCluster() }).config.serverInfo.name).toBe("mcpkit-gateway");
+  });
+
+  it("takes gateway.auth for mcpkit gateway, and refuses it in a program, which puts its own authenticate in front", () => {
+    const auth = { issuer: "http://127.0.0.1:9000", resource: "https://gateway.example/mcp" };
+    const config = { gateway: { auth: { ...auth, requiredScopes: ["mcp"] } }, mcpServers: {} };
+    expect(parseGatewayConfig(config).auth).toEqual({
+      ...auth,
+      jwksUri: undefined,
+      requiredScopes: ["mcp"],
+      scopesSupported: undefined,
+    });
+    expect(configError(() => createGateway({ config })).details).toEqual({ key: "gateway.auth" });
   });
 
   it("refuses two upstreams whose names differ only in case: their namespaced names would collide for clients that fold case", () => {
