@@ -11,10 +11,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { OAuthClient } from "../../src/auth/index.js";
 import { Client } from "../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../src/http/index.js";
-import { type CliProcess, startCli, waitUntil } from "../cli/built-cli.js";
+import type { CliProcess } from "../cli/built-cli.js";
 import { freePort } from "../support/cluster-harness.js";
 import { type AuthServer, startAuthServer } from "../support/oidc-provider.js";
-import { fixtureUpstream } from "./support.js";
+import { fixtureUpstream, startGatewayCli } from "./support.js";
 
 let as: AuthServer;
 let dir = "";
@@ -49,20 +49,9 @@ async function gateway(auth: { [key: string]: unknown }): Promise<CliProcess> {
     mcpServers: { notes: fixtureUpstream("notes"), search: fixtureUpstream("search") },
   };
   writeFileSync(file, JSON.stringify(config));
-  const cli = startCli(["gateway", "--config", file, "--no-watch", "--port", String(port)], {
-    keepStdin: true,
-    env: process.env,
-  });
-  closers.push(async () => {
-    cli.child.kill("SIGTERM");
-    return cli.exited;
-  });
-  await waitUntil(
-    () => cli.stdout().includes("\n"),
-    () => `no URL printed; stderr: ${cli.stderr()}`,
-  );
-  expect(cli.stdout().split("\n")[0]).toBe(url);
-  return cli;
+  const started = await startGatewayCli(["--config", file, "--no-watch", "--port", String(port)], closers);
+  expect(started.url).toBe(url);
+  return started.cli;
 }
 
 const INITIALIZE = JSON.stringify({

@@ -10,8 +10,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../src/http/index.js";
 import { launchStdio } from "../../src/stdio/index.js";
-import { startCli, waitUntil } from "../cli/built-cli.js";
-import { eventually, fixtureUpstream } from "./support.js";
+import { startCli } from "../cli/built-cli.js";
+import { eventually, fixtureUpstream, startGatewayCli } from "./support.js";
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -33,16 +33,7 @@ function writeConfig(name: string, mcpServers: { [name: string]: unknown }): str
 }
 
 async function httpGateway(args: string[]) {
-  const cli = startCli(["gateway", ...args], { keepStdin: true });
-  closers.push(async () => {
-    cli.child.kill("SIGTERM");
-    await cli.exited;
-  });
-  await waitUntil(
-    () => cli.stdout().includes("\n"),
-    () => `no URL printed; stderr: ${cli.stderr()}`,
-  );
-  const url = cli.stdout().split("\n")[0] ?? "";
+  const { cli, url } = await startGatewayCli(args, closers);
   const client = new Client({
     transport: new StreamableHttpClientTransport({ url }),
     clientInfo: { name: "t", version: "1" },

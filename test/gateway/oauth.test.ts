@@ -28,7 +28,7 @@ import { ServerBuilder } from "../../src/server/index.js";
 import { type CliProcess, startCli, waitUntil } from "../cli/built-cli.js";
 import { type AuthServer, HeadlessBrowser, startAuthServer } from "../support/oidc-provider.js";
 import { repoRoot } from "../support/wire-schema.js";
-import { eventually } from "./support.js";
+import { eventually, startGatewayCli } from "./support.js";
 
 const SCOPES = ["mcp:read", "mcp:write"];
 const SECRETS = { SEARCH_CLIENT_SECRET: "", TICKETS_CLIENT_SECRET: "" };
@@ -136,18 +136,13 @@ function writeConfig(name: string, config: unknown): string {
 const env = (extra: { [name: string]: string } = {}) => ({ PATH: process.env.PATH, ...SECRETS, ...extra });
 
 async function gateway(file: string): Promise<{ cli: CliProcess; client: Client; stop(): Promise<number> }> {
-  const cli = startCli(["gateway", "--config", file, "--no-watch"], { keepStdin: true, env: env() });
+  const { cli, url } = await startGatewayCli(["--config", file, "--no-watch"], closers, env());
   const stop = async () => {
     cli.child.kill("SIGTERM");
     return cli.exited;
   };
-  closers.push(stop);
-  await waitUntil(
-    () => cli.stdout().includes("\n"),
-    () => `no URL printed; stderr: ${cli.stderr()}`,
-  );
   const client = new Client({
-    transport: new StreamableHttpClientTransport({ url: cli.stdout().split("\n")[0] ?? "" }),
+    transport: new StreamableHttpClientTransport({ url }),
     clientInfo: { name: "t", version: "1" },
   });
   await client.connect();

@@ -13,10 +13,10 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayPlugin } from "../../src/gateway/index.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
-import { CLI_MAIN, startCli, waitUntil } from "../cli/built-cli.js";
+import { CLI_MAIN } from "../cli/built-cli.js";
 import { PYTHON_PROGRAMS, pythonPeer } from "../support/python-peer.js";
 import { runPythonClient } from "./downstreams.js";
-import { fixtureUpstream, gatewayWithClient } from "./support.js";
+import { fixtureUpstream, gatewayWithClient, startGatewayCli } from "./support.js";
 
 const python = pythonPeer();
 const closers: Array<() => Promise<unknown>> = [];
@@ -86,16 +86,7 @@ function config(era: Era): string {
 
 /** `mcpkit gateway` over HTTP: its URL (the first line it prints). */
 async function httpGateway(file: string): Promise<string> {
-  const cli = startCli(["gateway", "--config", file, "--no-watch"], { keepStdin: true });
-  closers.push(async () => {
-    cli.child.kill("SIGTERM");
-    await cli.exited;
-  });
-  await waitUntil(
-    () => cli.stdout().includes("\n"),
-    () => `no URL printed; stderr: ${cli.stderr()}`,
-  );
-  return cli.stdout().split("\n")[0] ?? "";
+  return (await startGatewayCli(["--config", file, "--no-watch"], closers)).url;
 }
 
 const cases = ERAS.flatMap((upstream) =>

@@ -1,8 +1,30 @@
 import type { Client } from "../../src/client/index.js";
 import { createGateway, type GatewayOptions } from "../../src/gateway/index.js";
 import type { Server } from "../../src/server/index.js";
+import { type CliProcess, startCli, waitUntil } from "../cli/built-cli.js";
 import { builtFixture } from "../support/fixture-build.js";
 import { connectInProcess, type InProcessClientOptions } from "../support/in-process-client.js";
+
+/**
+ * Starts the built `mcpkit gateway ...args` over HTTP (stdin kept open, SIGTERM when `closers` run) and waits for
+ * the URL it prints first.
+ */
+export async function startGatewayCli(
+  args: readonly string[],
+  closers: Array<() => Promise<unknown>>,
+  env?: { [name: string]: string | undefined },
+): Promise<{ cli: CliProcess; url: string }> {
+  const cli = startCli(["gateway", ...args], { keepStdin: true, ...(env === undefined ? {} : { env }) });
+  closers.push(async () => {
+    cli.child.kill("SIGTERM");
+    return cli.exited;
+  });
+  await waitUntil(
+    () => cli.stdout().includes("\n"),
+    () => `no URL printed; stderr: ${cli.stderr()}`,
+  );
+  return { cli, url: cli.stdout().split("\n")[0] ?? "" };
+}
 
 /** A stdio upstream entry running the gateway fixture under `name`. */
 export function fixtureUpstream(
