@@ -113,8 +113,11 @@ function expectOnlyTheValidatorLoadedDynamically(file: string): void {
       (target === join("auth", "index.js") || target === join("auth-node", "index.js"));
     const trace =
       from === join("dist", "cli", "main.js") && /^chunks\/(recorder|client)-[A-Z0-9]+\.js$/.test(target);
-    // `mcpkit gateway` loads mcpkit/redis (and the optional `redis` peer with it) for a config naming a Redis.
-    const gatewayRedis = from === join("dist", "cli", "main.js") && target === join("redis", "index.js");
+    // `mcpkit gateway` loads mcpkit/redis (and the optional `redis` peer with it) for a config naming a Redis,
+    // and mcpkit/otel (with @opentelemetry/api) for `--otel`.
+    const gatewayRedis =
+      from === join("dist", "cli", "main.js") &&
+      (target === join("redis", "index.js") || target === join("otel", "index.js"));
     // `mcpkit inspect` loads its server on demand (the command- chunk), and that loads mcpkit/skills on first use.
     const inspect =
       (from === join("dist", "cli", "main.js") && /^chunks\/command-[A-Z0-9]+\.js$/.test(target)) ||

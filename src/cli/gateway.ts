@@ -1,7 +1,12 @@
 import { type FSWatcher, readFileSync, watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createGateway, type GatewayPlugin, parseGatewayConfig } from "../gateway/index.js";
+import {
+  createGateway,
+  type GatewayOptions,
+  type GatewayPlugin,
+  parseGatewayConfig,
+} from "../gateway/index.js";
 import { createHttpHandler } from "../http/index.js";
 import { McpkitError } from "../jsonrpc/errors.js";
 import { serve } from "../node/index.js";
@@ -37,6 +42,8 @@ Flags:
   --port PORT     port (default 0: any free port)
   --path PATH     endpoint path (default /mcp)
   --no-watch      reload on SIGHUP only, not when the file changes
+  --otel          trace and measure with the OpenTelemetry SDK this process registered (node --import ...):
+                  a span per request, and one per call to an upstream, in the caller's trace
   -h, --help      this text
 `;
 
@@ -107,6 +114,7 @@ export async function runGateway(
       }
     }
     server = createGateway({
+      ...(values.otel ? await gatewayTracing() : {}),
       config: withoutAuth(config),
       authProviders: (upstream, entries) => credentials.provider(upstream, entries),
       ...(cluster === undefined ? {} : { cluster }),
@@ -210,9 +218,31 @@ function parse(argv: readonly string[]) {
       port: { type: "string" },
       path: { type: "string" },
       "no-watch": { type: "boolean" },
+      otel: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
+}
+
+/**
+ * `--otel`: mcpkit/otel's server plugin and upstream transport wrapper on the global OpenTelemetry API, so the
+ * SDK the process registered before the CLI ran (`node --import ./otel.mjs`, or `NODE_OPTIONS`) gets the spans
+ * and metrics. mcpkit/otel and `@opentelemetry/api` load only with the flag.
+ */
+async function gatewayTracing(): Promise<Pick<GatewayOptions, "plugins" | "upstreamTransport">> {
+  let otel: typeof import("../otel/index.js");
+  try {
+    otel = await import("../otel/index.js");
+  } catch (error) {
+    throw new McpkitError(
+      "INVALID_CONFIG",
+      `--otel needs the OpenTelemetry API: npm install @opentelemetry/api (${(error as Error).message})`,
+    );
+  }
+  return {
+    plugins: [otel.otelServerPlugin()],
+    upstreamTransport: (transport) => otel.otelClientTransport(transport),
+  };
 }
 
 /** The config without `gateway.auth`, which this command reads and `createGateway` refuses. */

@@ -6,6 +6,10 @@
  * records in its own process; there the test checks the `traceparent` its call carried in `_meta`. An upstream's
  * request for input stays in the trace of the call it serves.
  */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { SpanKind } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
@@ -16,7 +20,9 @@ import { serve } from "../../src/node/serve.js";
 import { otelClientTransport, otelServerPlugin } from "../../src/otel/index.js";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../../src/protocol/versions.js";
 import { ServerBuilder } from "../../src/server/index.js";
-import { fixtureUpstream } from "../gateway/support.js";
+import { fixtureUpstream, startGatewayCli } from "../gateway/support.js";
+import { until } from "../support/until.js";
+import { repoRoot } from "../support/wire-schema.js";
 import { otelHarness, parentOf } from "./harness.js";
 
 const ERAS: readonly Era[] = [MODERN_VERSION, LEGACY_VERSION];
@@ -201,5 +207,42 @@ describe("the gateway without upstreamTransport", () => {
         message: expect.stringContaining("upstreamTransport"),
       }),
     );
+  });
+});
+
+describe("mcpkit gateway --otel (the built CLI, the SDK registered with node --import)", () => {
+  it("puts its server span and its call to the upstream in the client's trace", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcpkit-gateway-otel-"));
+    closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const spans = join(dir, "spans.jsonl");
+    const file = join(dir, "gateway.json");
+    writeFileSync(file, JSON.stringify({ mcpServers: { up: fixtureUpstream("up", { start: "boot" }) } }));
+    const preload = pathToFileURL(join(repoRoot, "test", "fixtures", "otel-preload.mjs")).href;
+    const { url } = await startGatewayCli(["--config", file, "--no-watch", "--otel"], closers, {
+      ...process.env,
+      NODE_OPTIONS: `--import ${preload}`,
+      MCPKIT_TEST_SPANS: spans,
+    });
+    const otel = otelHarness();
+    const client = await tracedClient(otel, url, MODERN_VERSION);
+    const result = await client.callTool("up__meta", {});
+    const meta = JSON.parse((result.content as { text: string }[])[0]?.text ?? "{}") as {
+      traceparent?: string;
+    };
+    const sent = one(otel, "tools/call up__meta", SpanKind.CLIENT);
+    type Line = { name: string; kind: number; traceId: string; spanId: string; parentSpanId?: string };
+    const lines = () =>
+      existsSync(spans)
+        ? readFileSync(spans, "utf8")
+            .split("\n")
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as Line)
+        : [];
+    await until(() => lines().some((s) => s.name === "tools/call up__meta" && s.kind === SpanKind.SERVER));
+    const served = lines().find((s) => s.name === "tools/call up__meta" && s.kind === SpanKind.SERVER);
+    const forwarded = lines().find((s) => s.name === "tools/call meta" && s.kind === SpanKind.CLIENT);
+    expect(served).toMatchObject({ traceId: traceOf(sent), parentSpanId: idOf(sent) });
+    expect(forwarded).toMatchObject({ traceId: traceOf(sent), parentSpanId: served?.spanId });
+    expect(meta.traceparent).toBe(`00-${traceOf(sent)}-${forwarded?.spanId}-01`);
   });
 });
