@@ -10,18 +10,19 @@ import {
 import { McpkitError } from "../jsonrpc/errors.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/message.js";
 import { MODERN_VERSION } from "../protocol/versions.js";
-import type {
-  CustomRequestHandler,
-  PluginCall,
-  PluginClientRequest,
-  PluginHost,
-  PluginIncoming,
-  PluginOutgoing,
-  PluginSendRequest,
-  PluginSession,
-  RequestContext,
-  ServerHandler,
-  ServerPlugin,
+import {
+  type CustomRequestHandler,
+  HANDLER_CALLBACKS,
+  type PluginCall,
+  type PluginClientRequest,
+  type PluginHost,
+  type PluginIncoming,
+  type PluginOutgoing,
+  type PluginSendRequest,
+  type PluginSession,
+  type RequestContext,
+  type ServerHandler,
+  type ServerPlugin,
 } from "../server/index.js";
 import { parentOf, withContext } from "./carrier.js";
 import { failedIn } from "./logger.js";
@@ -62,18 +63,6 @@ interface Served {
   /** The message's attributes, for the duration histogram; `undefined` when neither span nor meter records. */
   readonly base: Attributes | undefined;
 }
-
-const HANDLER_CALLBACKS = [
-  "listTools",
-  "callTool",
-  "listResources",
-  "readResource",
-  "listResourceTemplates",
-  "listPrompts",
-  "getPrompt",
-  "complete",
-  "subscriptionFilter",
-] as const;
 
 /**
  * OpenTelemetry for a server, as a plugin, following the MCP semantic conventions: a `SERVER` span per request

@@ -75,6 +75,7 @@ export {
 export {
   CALLBACK_FAMILIES,
   type CallbackFamily,
+  HANDLER_CALLBACKS,
   type ListRequest,
   type ServerHandler,
 } from "./core/handler.js";

@@ -87,7 +87,12 @@ export interface ServerHandler {
   ): Answer<SubscriptionFilter>;
 }
 
-/** Every callback name of {@link ServerHandler}. */
+/**
+ * Every callback name of {@link ServerHandler}: what a plugin's `handler(base)` hook wraps to see each one.
+ *
+ * @example
+ * for (const name of HANDLER_CALLBACKS) if (base[name]) console.log(`${name} is served`);
+ */
 export const HANDLER_CALLBACKS = [
   "listTools",
   "callTool",
