@@ -81,21 +81,9 @@ export class PluginHooks {
     );
     this.clientRequest = clientRequestChain(plugins);
     this.broadcast = chainVoid(plugins, "broadcast") as PluginHooks["broadcast"];
-    this.received = receivedChain(plugins);
-    const refused = plugins.flatMap((p) => (p.refused ? [p.refused.bind(p)] : []));
-    this.refused =
-      refused.length === 0
-        ? undefined
-        : (response, request) => {
-            for (const fn of refused) fn(response, request);
-          };
-    const subscribed = plugins.flatMap((p) => (p.subscribed ? [p.subscribed.bind(p)] : []));
-    this.subscribed =
-      subscribed.length === 0
-        ? undefined
-        : (call, ended) => {
-            for (const fn of subscribed) fn(call, ended);
-          };
+    this.received = tellEach(plugins, "received") as PluginHooks["received"];
+    this.refused = tellEach(plugins, "refused") as PluginHooks["refused"];
+    this.subscribed = tellEach(plugins, "subscribed") as PluginHooks["subscribed"];
     this.sessionOpened = chainVoid(plugins, "sessionOpened") as PluginHooks["sessionOpened"];
     this.sessionClosed = chainVoid(plugins, "sessionClosed") as PluginHooks["sessionClosed"];
     this.results = plugins.flatMap((p) => (p.result ? [p.result.bind(p)] : []));
@@ -226,13 +214,21 @@ function contextChain(plugins: readonly ServerPlugin[]): PluginHooks["context"] 
   };
 }
 
-/** Every plugin's `received` hook, in order; undefined when none has one. */
-function receivedChain(plugins: readonly ServerPlugin[]): PluginHooks["received"] {
-  const hooks = plugins.flatMap((p) => (p.received ? [p.received.bind(p)] : []));
+type TellHook = "received" | "refused" | "subscribed";
+
+/** One function that tells every plugin's `hook` (a synchronous observer) in order; undefined when none has it. */
+function tellEach(
+  plugins: readonly ServerPlugin[],
+  hook: TellHook,
+): ((...args: never[]) => void) | undefined {
+  const hooks = plugins.flatMap((p) => {
+    const fn = p[hook] as ((...args: never[]) => void) | undefined;
+    return fn ? [fn.bind(p)] : [];
+  });
   if (hooks.length === 0) return undefined;
   if (hooks.length === 1) return hooks[0];
-  return (notification, from) => {
-    for (const fn of hooks) fn(notification, from);
+  return (...args) => {
+    for (const fn of hooks) fn(...args);
   };
 }
 
