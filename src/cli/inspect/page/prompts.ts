@@ -1,7 +1,7 @@
 import type { Prompt } from "../../../protocol/types/index.js";
 import { api, on } from "./api.js";
 import { errorLine, h, replace } from "./dom.js";
-import { filterBar, splitPanel } from "./panel.js";
+import { filterBar, linkRow, splitPanel } from "./panel.js";
 import { promptResult } from "./results.js";
 import { state, tracked } from "./state.js";
 import { VirtualList } from "./virtual-list.js";
@@ -20,15 +20,11 @@ const count = h("div", { class: "hint", id: "prompts-count" });
 const list = new VirtualList<Prompt>(
   44,
   (p) =>
-    h(
-      "div",
-      { class: "list-row prompt-row", "data-prompt": p.name },
-      h(
-        "div",
-        { class: "name" },
-        h("button", { type: "button", class: "link", onclick: () => select(p) }, p.name),
-      ),
-      h("div", { class: "desc" }, (p.description ?? "").split("\n")[0] ?? ""),
+    linkRow(
+      { class: "prompt-row", "data-prompt": p.name },
+      p.name,
+      () => select(p),
+      (p.description ?? "").split("\n")[0] ?? "",
     ),
   "vlist prompt-list",
 );

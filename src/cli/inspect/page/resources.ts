@@ -2,7 +2,7 @@ import type { Resource, ResourceTemplate } from "../../../protocol/types/index.j
 import { api, on } from "./api.js";
 import { errorLine, h, replace } from "./dom.js";
 import { MAX_UPDATES } from "./limits.js";
-import { filterBar, splitPanel } from "./panel.js";
+import { filterBar, linkRow, splitPanel } from "./panel.js";
 import { readResult } from "./results.js";
 import { state, tracked } from "./state.js";
 import { VirtualList } from "./virtual-list.js";
@@ -26,31 +26,23 @@ const templateCount = h("div", { class: "hint", id: "templates-count" });
 const list = new VirtualList<Resource>(
   44,
   (r) =>
-    h(
-      "div",
-      { class: "list-row res-row", "data-resource": r.uri },
-      h(
-        "div",
-        { class: "name" },
-        h("button", { type: "button", class: "link", onclick: () => void readResource(r.uri) }, r.name),
-        subscribeButton(r.uri),
-      ),
-      h("div", { class: "desc" }, r.uri),
+    linkRow(
+      { class: "res-row", "data-resource": r.uri },
+      r.name,
+      () => void readResource(r.uri),
+      r.uri,
+      subscribeButton(r.uri),
     ),
   "vlist res-list",
 );
 const templateList = new VirtualList<ResourceTemplate>(
   44,
   (t) =>
-    h(
-      "div",
-      { class: "list-row tpl-row", "data-template": t.uriTemplate },
-      h(
-        "div",
-        { class: "name" },
-        h("button", { type: "button", class: "link", onclick: () => showTemplate(t) }, t.name),
-      ),
-      h("div", { class: "desc" }, t.uriTemplate),
+    linkRow(
+      { class: "tpl-row", "data-template": t.uriTemplate },
+      t.name,
+      () => showTemplate(t),
+      t.uriTemplate,
     ),
   "vlist tpl-list",
 );
