@@ -76,9 +76,10 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
       const split = names.splitName(name);
       const upstream = upstreamOf(split?.upstream, "tool", name, ctx);
       const item = split?.item ?? "";
+      // A later input round goes on with the call its first round checked.
+      if (ctx.requestState === undefined) await upstream.use();
+      const tool = upstream.tool(item);
       if (ctx.requestState === undefined) {
-        await upstream.use();
-        const tool = upstream.tool(item);
         const granted = deps.access().grant(ctx.identity).tool(upstream.name, name);
         if (tool === undefined || !granted || !deps.catalogue.serves(upstream, tool)) {
           throw new JsonRpcError(-32602, `Unknown tool: ${name}`);
@@ -102,7 +103,7 @@ export function gatewayHandler(deps: HandlerDeps): ServerHandler {
                 clock: deps.clock,
                 mirror: task && ((t) => void task.status(t.statusMessage ?? t.status).catch(() => {})),
               },
-              upstream.tool(item),
+              tool,
             ),
           signal,
           via(ctx, onInputRequired),
